@@ -1,0 +1,66 @@
+/* Compile-time limits and the board's constant configuration.
+ * Limits are macros so a port can shrink RAM with -D; the board configuration is a const struct
+ * (TinyUSB/Zephyr style: const config apart from mutable state). */
+#ifndef THR_CONFIG_H
+#define THR_CONFIG_H
+
+#include <stdint.h>
+
+#ifndef THR_MAX_CHANNELS
+#define THR_MAX_CHANNELS 2u        /* actuator channels */
+#endif
+#ifndef THR_MAX_PLAYERS
+#define THR_MAX_PLAYERS 3u         /* players that can play at once */
+#endif
+#ifndef THR_MAX_PASSES
+#define THR_MAX_PASSES 3u          /* overlapping loop passes per player (SEMANTICS §7.3) */
+#endif
+#ifndef THR_MAX_ACTIVE
+#define THR_MAX_ACTIVE 20u         /* events sounding at once, over all players */
+#endif
+#ifndef THR_MAX_TIMELINES
+#define THR_MAX_TIMELINES 3u       /* timelines loaded at once */
+#endif
+#ifndef THR_RT_CURVE_POINTS
+#define THR_RT_CURVE_POINTS 8u     /* points of a run-time curve (PLAYER_CURVE), per player */
+#endif
+#ifndef THR_RT_PENDING
+#define THR_RT_PENDING 4u          /* scheduled run-time steps waiting for their time, per player */
+#endif
+#ifndef THR_MAX_SLOTS
+#define THR_MAX_SLOTS 4u           /* flash slots */
+#endif
+/* The defaults fit the budget of a Cortex-M0+ board (static RAM <= 4 KB beyond the timeline
+ * memory, `make size`); a bigger board or the simulator raises them with -D. */
+
+enum { THR_ACTUATOR_LRA = 0, THR_ACTUATOR_ERM = 1 };
+
+typedef struct thr_channel_config {
+    uint8_t kind;              /* THR_ACTUATOR_LRA or THR_ACTUATOR_ERM */
+    uint16_t resonant_dhz;     /* LRA resonance in 0.1 Hz (0 for ERM) */
+    uint16_t rated_mv;         /* continuous rating (RMS); full intensity drives this */
+    uint16_t max_mv;           /* overdrive clamp (peak); never exceeded */
+} thr_channel_config;
+
+typedef struct thr_board_config {
+    const char *firmware;      /* version text, <= 32 bytes */
+    const char *board;         /* board name, <= 32 bytes */
+    const char *serial;        /* serial number, <= 32 bytes */
+    uint32_t tick_hz;          /* renderer tick rate; 1,000,000 / tick_hz must be a whole number */
+    uint8_t channel_count;     /* 1..THR_MAX_CHANNELS */
+    thr_channel_config channels[THR_MAX_CHANNELS];
+    /* Flash region for slots: [0, flash_size) in the HAL's addresses. 0 slots = no flash store. */
+    uint32_t flash_size;
+    uint32_t flash_sector_size;
+    uint8_t slot_count;        /* <= THR_MAX_SLOTS */
+    uint32_t slot_size;        /* largest timeline a slot holds */
+    uint16_t keepalive_ms;     /* host silence after which streaming/long output fades out */
+    uint16_t fade_ms;          /* length of that safety fade */
+    uint8_t audio_output;      /* messages.json enum audio_output */
+    uint32_t audio_rate_hz;
+    uint8_t trigger_inputs;
+    /* An epoch different from the previous boot's (boot counter or random); 0 = from the clock. */
+    uint16_t boot_epoch;
+} thr_board_config;
+
+#endif

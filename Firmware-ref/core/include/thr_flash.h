@@ -1,0 +1,32 @@
+/* Flash slots: timelines stored in flash, playable without the host, with atomic replacement.
+ *
+ * Layout (sectors of config->flash_sector_size from address 0): two metadata banks of one sector
+ * (boot and trigger bindings), then two banks per slot, each whole sectors holding a 20-byte
+ * header and up to slot_size bytes. A write goes to the bank not holding the current content:
+ * erase, write the content, then write the header (magic, kind, slot, sequence, size, content
+ * CRC-32C = the upload hash, header CRC-32) last. At start-up the valid bank with the highest sequence wins. A power cut at any
+ * byte leaves the old bank intact and the new one without a valid header: the old content (or the
+ * old emptiness) stays; never a half-written slot. Erasing a slot writes a "tombstone" header the
+ * same way. */
+#ifndef THR_FLASH_H
+#define THR_FLASH_H
+
+#include "thr_core.h"
+
+#define THR_SLOT_NONE 255u
+
+/* Stores a loaded (committed) timeline in a slot. */
+thr_status thr_slot_store(thr_core *core, uint8_t handle, uint8_t slot);
+/* Stores bytes directly (validated first). */
+thr_status thr_slot_store_bytes(thr_core *core, const uint8_t *bytes, uint32_t size, uint8_t slot);
+thr_status thr_slot_erase(thr_core *core, uint8_t slot);
+/* Reads stored bytes back; *length is shortened at the end of the content. */
+thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t *out, uint32_t *length);
+/* Loads the slot into timeline memory (validated) and starts it on `player` at board time `at`. */
+thr_status thr_slot_play(thr_core *core, uint8_t slot, uint8_t player, uint32_t at);
+/* Binds a slot to boot (trigger 0) or to trigger input `input` (trigger 1); slot 255 unbinds. */
+thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input);
+/* A trigger input fired: plays its bound slot on the last player. */
+thr_status thr_slot_trigger(thr_core *core, uint8_t input);
+
+#endif

@@ -1,0 +1,119 @@
+/* Initialisation, time, the tick scheduler and the keep-alive safety. */
+#include <string.h>
+
+#include "thr_flash.h"
+#include "thr_internal.h"
+
+#define MAX_CATCH_UP_TICKS 1000u
+
+uint32_t thr_core_now(thr_core *core)
+{
+    core->now = core->hal->now_us(core->hal->ctx);
+    return core->now;
+}
+
+thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config,
+                         uint8_t *memory, uint32_t memory_size)
+{
+    unsigned p;
+    memset(core, 0, sizeof *core);
+    if (!hal || !config || !hal->now_us || config->tick_hz == 0u || config->tick_hz > 1000000u ||
+        1000000u % config->tick_hz != 0u || config->channel_count == 0u ||
+        config->channel_count > THR_MAX_CHANNELS || config->slot_count > THR_MAX_SLOTS)
+        return THR_BAD_ARGUMENT;
+    core->hal = hal;
+    core->config = config;
+    core->memory = memory;
+    core->memory_size = memory ? memory_size : 0u;
+    core->tick_us = 1000000u / config->tick_hz;
+    core->now = hal->now_us(hal->ctx);
+    /* tick n renders board time n x tick_us (SEMANTICS.md §1.2) */
+    core->next_tick = core->now % core->tick_us ? core->now - core->now % core->tick_us + core->tick_us : core->now;
+    core->engine_running = 1;
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        thr_player *pl = thr_player_at(core, p);
+        pl->rate_q8 = 256;
+        pl->channel_mask = 0xFF;
+        pl->rt.curve_slot = THR_CTL_NONE;
+        pl->rt.value[THR_CTL_INTENSITY] = 32768;   /* neutral run-time layer */
+        pl->rt.value[THR_CTL_VOLUME] = 32768;
+    }
+    thr_actuator_init(core);
+    thr_link_init(core);
+    thr_flash_init(core);
+    if (core->flash.boot_slot != THR_SLOT_NONE) thr_slot_play(core, core->flash.boot_slot, 0, core->next_tick);
+    return THR_OK;
+}
+
+/* Keep-alive (DESIGN non-negotiable): output the host started fades to zero when the host has
+ * been silent for keepalive_ms, then everything stops and the host is told. */
+static int host_output_active(const thr_core *core)
+{
+    unsigned i;
+    for (i = 0; i < THR_MAX_PLAYERS; i++) {
+        if (core->player[i].state != THR_PLAYER_IDLE && core->player[i].host_owned) return 1;
+    }
+    for (i = 0; i < THR_MAX_CHANNELS; i++) {
+        if (core->stream[i].active) return 1;
+    }
+    return 0;
+}
+
+THR_NOINLINE void thr_engine_fade_out(thr_core *core, uint8_t reason)
+{
+    if (core->fading) return;
+    core->fading = (uint8_t)(reason + 1u);
+    core->fade_start = core->next_tick;
+}
+
+/* Keep-alive (PROTOCOL.md §8): output the host started fades to zero when the host has been silent
+ * for keepalive_ms; then the engine stops. Slots played at boot or by a trigger are not host output. */
+static void keepalive(thr_core *core, uint32_t t)
+{
+    uint32_t limit = (uint32_t)core->config->keepalive_ms * 1000u;
+    if (core->fading == THR_STOP_REASON_KEEPALIVE_LAPSED + 1u &&
+        (int32_t)(core->link.last_rx_at - core->fade_start) > 0) {
+        core->fading = 0;   /* the host is back before the fade ended: no harm done */
+    }
+    if (!core->link.session || limit == 0u || core->fading) return;
+    if ((int32_t)(t - core->link.last_rx_at) > (int32_t)limit && host_output_active(core)) {
+        uint8_t payload[6];
+        payload[0] = THR_FAULT_KEEPALIVE_LAPSED;
+        payload[1] = 255;    /* whole board */
+        thr_put32(payload + 2, t);
+        thr_notify(core, THR_MSG_FAULT, payload, 6);
+        thr_engine_fade_out(core, THR_STOP_REASON_KEEPALIVE_LAPSED);
+    }
+}
+
+static void fade_step(thr_core *core, uint32_t t)
+{
+    if (core->fading && t - core->fade_start >= (uint32_t)core->config->fade_ms * 1000u) {
+        uint8_t reason = (uint8_t)(core->fading - 1u);
+        core->fading = 0;
+        thr_engine_stop(core, reason);
+    }
+}
+
+void thr_core_tick(thr_core *core)
+{
+    uint32_t t = core->next_tick;
+    keepalive(core, t);
+    fade_step(core, t);
+    thr_render_tick(core, t);
+    core->next_tick += core->tick_us;
+}
+
+void thr_core_poll(thr_core *core)
+{
+    unsigned n = 0;
+    thr_core_now(core);
+    thr_link_poll(core);
+    while (thr_due(core->next_tick, core->now)) {
+        if (n++ == MAX_CATCH_UP_TICKS) {   /* far behind: skip to the present, do not replay */
+            core->next_tick = core->now - (core->now - core->next_tick) % core->tick_us;
+            n = 0;
+        }
+        thr_core_tick(core);
+    }
+}

@@ -1,0 +1,650 @@
+/* Players: commands, loop passes, authored and run-time control layers, applying timeline records
+ * as the pattern position reaches them (Protocol/SEMANTICS.md §3, §7). Integer maths only. */
+#include <string.h>
+
+#include "thr_internal.h"
+
+#define CTL_NONE 0u
+#define CTL_STEP 1u
+#define CTL_CURVE 2u
+
+uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
+{
+    static const uint8_t slots[12] = { 0, 1, 2, 3, 4, 5, THR_CTL_NONE, THR_CTL_NONE, THR_CTL_NONE, 6, 7, 8 };
+    return code < 12u ? slots[code] : (uint8_t)THR_CTL_NONE;
+}
+
+static int slot_is_unit(unsigned slot) { return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME; }
+static int32_t neutral(unsigned slot) { return slot_is_unit(slot) ? THR_Q15_ONE : 0; }
+
+THR_NOINLINE uint16_t thr_uq8_to_q15(uint8_t q) { return (uint16_t)(((uint32_t)q * 32768u + 127u) / 255u); }
+
+int32_t thr_sq8_to_q15(uint8_t raw)
+{
+    /* (|q| x 32768 + 63) / 127 with the sign put back: unsigned division only */
+    uint32_t magnitude = raw < 0x80u ? raw : 256u - raw;
+    int32_t v = (int32_t)((magnitude * 32768u + 63u) / 127u);
+    return raw < 0x80u ? v : -v;
+}
+
+static int32_t timeline_value(unsigned slot, uint8_t raw)
+{
+    return slot_is_unit(slot) ? (int32_t)thr_uq8_to_q15(raw) : thr_sq8_to_q15(raw);
+}
+
+/* ---------------- authored layer (per pass) ---------------- */
+
+static void curve_read_next(const thr_core *core, const thr_player *pl, thr_ctl *c, unsigned slot)
+{
+    const thr_stored_timeline *tl = &core->timeline[pl->handle];
+    uint32_t delta;
+    uint8_t raw;
+    if (c->left == 0u || !thr_tl_read_point(thr_timeline_bytes(core, pl->handle), tl->info.records_end, &c->next,
+                                            &delta, &raw)) {
+        c->has_next = 0;
+        return;
+    }
+    c->left--;
+    c->t1 = c->t1 + (int32_t)delta;   /* validated: start + point time <= MAX_TICKS */
+    c->v1 = timeline_value(slot, raw);
+    c->has_next = 1;
+}
+
+/* Moves the curve's segment forward so that t0 <= p < t1 (or past the last point). */
+static void curve_advance(const thr_core *core, const thr_player *pl, thr_ctl *c, unsigned slot, uint32_t p_ms)
+{
+    while (c->has_next && (c->t1 < 0 || (uint32_t)c->t1 <= p_ms)) {
+        c->t0 = c->t1;
+        c->v0 = c->v1;
+        curve_read_next(core, pl, c, slot);
+    }
+}
+
+THR_NOINLINE static void apply_control(const thr_core *core, thr_player *pl, const thr_record *rec)
+{
+    uint8_t slot = thr_ctl_slot_of_timeline_code(rec->control);
+    thr_ctl *c;
+    if (slot == THR_CTL_NONE) return;
+    c = &pl->ctl[slot];
+    pl->ctl_used |= (uint16_t)(1u << slot);
+    if (rec->kind == THR_REC_PARAMETER) {
+        c->mode = CTL_STEP;
+        c->v0 = timeline_value(slot, rec->value);
+        c->has_next = 0;
+        return;
+    }
+    if (rec->point_count == 0u) return;   /* a curve without points has no effect (§3.3) */
+    c->mode = CTL_CURVE;
+    c->next = rec->points;
+    c->left = (uint16_t)rec->point_count;
+    c->t1 = (int32_t)rec->start;
+    curve_read_next(core, pl, c, slot);
+    c->t0 = c->t1;
+    c->v0 = c->v1;
+}
+
+/* v0 + (v1 - v0) x fraction, fraction in Q15 (|v1 - v0| <= 65536: no overflow with f/2 in Q14). */
+static int32_t lerp(int32_t v0, int32_t v1, uint32_t fraction_q15)
+{
+    return v0 + (int32_t)(((v1 - v0) * (int32_t)(fraction_q15 >> 1)) / 16384);
+}
+
+/* Q15 fraction into/span (into < span), 32-bit only: long spans lose their low bits first. */
+static uint32_t fraction(uint32_t into, uint32_t span)
+{
+    while (span > 0x1FFFFu) {
+        span >>= 1;
+        into >>= 1;
+    }
+    return (into << 15) / span;
+}
+
+THR_NOINLINE static int32_t ctl_value(const thr_ctl *c, unsigned slot, uint32_t p_ms, uint32_t p_frac)
+{
+    uint32_t into, span;
+    if (c->mode == CTL_NONE) return neutral(slot);
+    if (c->mode == CTL_STEP || !c->has_next || (c->t0 >= 0 && p_ms < (uint32_t)c->t0) || c->t1 <= c->t0) return c->v0;
+    /* linear between (t0, v0) and (t1, v1) at p = p_ms + p_frac / 256000, in 1/8 ms steps */
+    span = (uint32_t)(c->t1 - c->t0);
+    into = p_ms - (uint32_t)c->t0;
+    if (span < 0x10000000u) {
+        span <<= 3;
+        into = (into << 3) + p_frac / 32000u;
+    }
+    return lerp(c->v0, c->v1, fraction(into, span));
+}
+
+/* ---------------- run-time layer (per player, board time) ---------------- */
+
+#define due thr_due
+
+static int32_t rt_curve_value(const thr_runtime *rt, uint32_t t)
+{
+    uint32_t e = t - rt->curve_at;
+    unsigned i;
+    if (e <= rt->curve_t[0]) return rt->curve_v[0];
+    for (i = 1; i < rt->curve_n; i++) {
+        if (e < rt->curve_t[i]) {
+            return lerp(rt->curve_v[i - 1], rt->curve_v[i],
+                        fraction(e - rt->curve_t[i - 1], rt->curve_t[i] - rt->curve_t[i - 1]));
+        }
+    }
+    return rt->curve_v[rt->curve_n - 1u];
+}
+
+static void runtime_evaluate(thr_runtime *rt, uint32_t t)
+{
+    unsigned s;
+    if (rt->pending_n) {
+        for (s = 0; s < THR_RT_PENDING; s++) {
+            thr_rt_step *p = &rt->pending[s];
+            if (p->used && due(p->at, t)) {
+                rt->step[p->slot] = p->value;
+                rt->step_at[p->slot] = p->at;
+                rt->has_step |= (uint16_t)(1u << p->slot);
+                p->used = 0;
+                rt->pending_n--;
+            }
+        }
+    }
+    if (rt->has_step == 0u && rt->curve_slot == THR_CTL_NONE) return;   /* all neutral (set at init) */
+    for (s = 0; s < THR_CTL_COUNT; s++) {
+        int curve = rt->curve_slot == s && due(rt->curve_at, t);
+        int step = ((unsigned)rt->has_step >> s) & 1u ? 1 : 0;
+        if (curve && step) {
+            int32_t order = (int32_t)(rt->step_at[s] - rt->curve_at);
+            if (order > 0 || (order == 0 && (((unsigned)rt->step_after_curve >> s) & 1u) != 0u)) curve = 0;
+        }
+        rt->value[s] = curve ? rt_curve_value(rt, t) : step ? rt->step[s] : neutral(s);
+    }
+}
+
+/* ---------------- events ---------------- */
+
+uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8)
+{
+    /* (ms x 256000 + frac) / rate in two 32-bit steps: ms = q x rate + r */
+    uint32_t q = ms / rate_q8, r = ms % rate_q8;
+    uint32_t rest = (r * THR_FRAC_PER_MS + frac) / rate_q8;   /* r < 4096: < 2^31 */
+    if (q > (0xFFFFFFFFu - rest) / THR_FRAC_PER_MS) return 0xFFFFFFFFu;
+    return q * THR_FRAC_PER_MS + rest;
+}
+
+THR_NOINLINE thr_player *thr_player_at(thr_core *core, unsigned player) { return &core->player[player]; }
+
+static uint32_t board_us_since(const thr_player *pl, uint32_t p_ms, uint32_t p_frac, uint32_t from_ms)
+{
+    return thr_pattern_to_board_us(p_ms - from_ms, p_frac, pl->rate_q8);
+}
+
+static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const thr_record *rec)
+{
+    thr_player *pl = thr_player_at(core, player);
+    const thr_pass *ps = &pl->pass[pass];
+    thr_active *ev;
+    uint32_t tau = board_us_since(pl, ps->p_ms, ps->p_frac, rec->start);
+    uint32_t end = rec->start + rec->duration;
+    /* Cheap test for events already over (a seek or a late start passes many). */
+    switch (rec->event_type) {
+    case THR_EV_TRANSIENT: if (tau >= 20000u) return; break;
+    case THR_EV_AUDIO_CUSTOM: if (rec->duration <= 4294967u && tau >= rec->duration * 1000u) return; break;
+    default:
+        if (ps->p_ms >= end && board_us_since(pl, ps->p_ms, ps->p_frac, end) >= 1000000u) return;
+        if (!(rec->shape_flags & 0x04u) && tau >= 2000000u) return;
+        break;
+    }
+    if (core->active_count >= THR_MAX_ACTIVE) {
+        core->dropped_events++;
+        return;
+    }
+    ev = &core->active[core->active_count++];
+    memset(ev, 0, sizeof *ev);
+    ev->tau = tau;
+    ev->end_ms = end;
+    ev->type = rec->event_type;
+    ev->player = player;
+    ev->pass = pass;
+    ev->level = thr_uq8_to_q15(rec->level);
+    ev->tone = thr_uq8_to_q15(rec->tone);
+    ev->flags = (uint8_t)(((rec->shape_flags & 0x04u) ? THR_AF_SUSTAINED : 0u) |
+                          (rec->event_type <= THR_EV_CONTINUOUS ? THR_AF_HAPTIC : 0u));
+    ev->decay_raw = rec->decay;
+    ev->release_raw = rec->release;
+    if (rec->event_type == THR_EV_AUDIO_CUSTOM) {
+        /* its length is not scaled by the rate (§6.2) */
+        ev->r_us = rec->duration > 4294967u ? 0xFFFFFFFFu : rec->duration * 1000u;
+    } else {
+        ev->a_us = rec->attack;   /* raw until the attack is worked out at the first render */
+    }
+}
+
+void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass)
+{
+    unsigned i = 0;
+    while (i < core->active_count) {
+        thr_active *ev = &core->active[i];
+        if (ev->player == player && (pass == 0xFFu || ev->pass == pass)) {
+            *ev = core->active[--core->active_count];
+        } else {
+            i++;
+        }
+    }
+}
+
+/* ---------------- passes ---------------- */
+
+static void pass_reset(thr_pass *ps, uint32_t p_ms, uint32_t p_frac)
+{
+    ps->p_ms = p_ms;
+    ps->p_frac = p_frac;
+    ps->live = 1;
+}
+
+/* A fresh authored control state: every control neutral. */
+THR_NOINLINE static void controls_reset(thr_player *pl)
+{
+    unsigned s;
+    memset(pl->ctl, 0, sizeof pl->ctl);
+    pl->ctl_used = 0;
+    for (s = 0; s < THR_CTL_COUNT; s++) pl->value[s] = neutral(s);
+}
+
+/* The newest pass reads from the first record. */
+THR_NOINLINE static void reading_reset(thr_core *core, thr_player *pl)
+{
+    pl->cursor = core->timeline[pl->handle].info.records;
+    pl->cursor_base = 0;
+    pl->reading = 1;
+    pl->next_known = 0;
+}
+
+static int before_loop_end(const thr_player *pl, uint32_t start_ms)
+{
+    return !pl->looping || start_ms < pl->loop_ms;
+}
+
+/* Applies every record whose start is at or before the newest pass's position. */
+static void pass_apply(thr_core *core, uint8_t player)
+{
+    thr_player *pl = thr_player_at(core, player);
+    const thr_pass *ps = &pl->pass[pl->current];
+    const thr_stored_timeline *tl = &core->timeline[pl->handle];
+    const uint8_t *bytes;
+    thr_record rec;
+    if (!pl->reading || (pl->next_known && pl->next_start > ps->p_ms)) return;   /* nothing due: cheap */
+    bytes = thr_timeline_bytes(core, pl->handle);
+    while (pl->cursor < tl->info.records_end) {
+        if (!thr_tl_read_record(bytes, &tl->info, pl->cursor, pl->cursor_base, &rec)) break;
+        if (rec.start > ps->p_ms) {
+            pl->next_start = rec.start;
+            pl->next_known = 1;
+            return;
+        }
+        if (!before_loop_end(pl, rec.start)) break;
+        pl->cursor = rec.next;
+        pl->cursor_base = rec.start;
+        if (rec.kind == THR_REC_EVENT) {
+            activate_event(core, player, pl->current, &rec);
+        } else {
+            apply_control(core, pl, &rec);
+        }
+    }
+    pl->reading = 0;
+}
+
+static int pass_events(const thr_core *core, uint8_t player, uint8_t pass)
+{
+    unsigned i;
+    for (i = 0; i < core->active_count; i++) {
+        if (core->active[i].player == player && core->active[i].pass == pass) return 1;
+    }
+    return 0;
+}
+
+/* Loop: when the newest pass reaches the loop end, the next pass starts (its tails overlap). The
+ * authored control state carries on (§7.3): its times move into the new pass's time base. */
+static void player_loop(thr_core *core, uint8_t player)
+{
+    thr_player *pl = thr_player_at(core, player);
+    unsigned guard;
+    for (guard = 0; guard < THR_MAX_PASSES; guard++) {
+        thr_pass *cur = &pl->pass[pl->current];
+        uint32_t i, next = THR_MAX_PASSES;
+        if (!pl->looping || cur->p_ms < pl->loop_ms) return;
+        for (i = 0; i < THR_MAX_PASSES; i++) {
+            if (!pl->pass[i].live) { next = i; break; }
+        }
+        if (next == THR_MAX_PASSES) {
+            /* every pass still sounds: the oldest one (after the current, round robin) gives way */
+            next = (pl->current + 1u) % THR_MAX_PASSES;
+            thr_player_free_events(core, player, (uint8_t)next);
+        }
+        pass_reset(&pl->pass[next], cur->p_ms - pl->loop_ms, cur->p_frac);
+        pl->current = (uint8_t)next;
+        for (i = 0; i < THR_CTL_COUNT; i++) {
+            thr_ctl *c = &pl->ctl[i];
+            /* times are >= -MAX_TICKS: a few passes back at most before being superseded */
+            c->t0 = c->t0 > INT32_MIN / 2 ? c->t0 - (int32_t)pl->loop_ms : c->t0;
+            c->t1 = c->t1 > INT32_MIN / 2 ? c->t1 - (int32_t)pl->loop_ms : c->t1;
+        }
+        reading_reset(core, pl);
+        pass_apply(core, player);
+    }
+}
+
+static void notify_finished(thr_core *core, uint8_t player, uint32_t t)
+{
+    uint8_t payload[6];
+    payload[0] = player;
+    payload[1] = thr_player_at(core, player)->handle;
+    thr_put32(payload + 2, t);
+    thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6);
+}
+
+static void player_end(thr_core *core, uint8_t player, uint32_t t, int notify)
+{
+    thr_player *pl = thr_player_at(core, player);
+    thr_player_free_events(core, player, 0xFFu);
+    if (pl->state != THR_PLAYER_IDLE && core->timeline[pl->handle].users > 0u) core->timeline[pl->handle].users--;
+    pl->state = THR_PLAYER_IDLE;
+    pl->action_pending = 0;
+    if (notify) notify_finished(core, player, t);
+}
+
+/* Starts playing from a pattern position given in us, at board time t (late by `late` us). */
+static void player_begin(thr_core *core, uint8_t player, uint32_t position_us, uint32_t late)
+{
+    thr_player *pl = thr_player_at(core, player);
+    uint32_t units;
+    if (late > 1000000u) late = 1000000u;   /* at most a tick in practice */
+    units = (position_us % 1000u) * 256u + late * pl->rate_q8;
+    uint32_t p_ms = position_us / 1000u + (uint32_t)(units / THR_FRAC_PER_MS);
+    unsigned i;
+    thr_player_free_events(core, player, 0xFFu);
+    for (i = 0; i < THR_MAX_PASSES; i++) pl->pass[i].live = 0;
+    pl->current = 0;
+    pass_reset(&pl->pass[0], p_ms, (uint32_t)(units % THR_FRAC_PER_MS));
+    controls_reset(pl);
+    reading_reset(core, pl);
+    pl->state = THR_PLAYER_PLAYING;
+}
+
+/* An action that is pending and due: taken (no longer pending). */
+static int take(thr_player *pl, unsigned action, uint32_t t)
+{
+    if (!(pl->action_pending & (1u << action)) || !due(pl->action_at[action], t)) return 0;
+    pl->action_pending &= (uint8_t)~(1u << action);
+    return 1;
+}
+
+static void do_actions(thr_core *core, uint8_t player, uint32_t t)
+{
+    thr_player *pl = thr_player_at(core, player);
+    if (take(pl, THR_ACT_STOP, t)) {
+        player_end(core, player, t, 1);
+        return;
+    }
+    if (take(pl, THR_ACT_SEEK, t)) {
+        if (pl->state == THR_PLAYER_PLAYING || pl->state == THR_PLAYER_PAUSED) {
+            uint8_t state = pl->state;
+            player_begin(core, player, pl->seek_to_us, t - pl->action_at[THR_ACT_SEEK]);
+            pl->state = state;
+        } else {
+            pl->start_pos_us = pl->seek_to_us;
+        }
+    }
+    if (take(pl, THR_ACT_PAUSE, t) && pl->state == THR_PLAYER_PLAYING) pl->state = THR_PLAYER_PAUSED;
+    if (take(pl, THR_ACT_RESUME, t) && pl->state == THR_PLAYER_PAUSED) pl->state = THR_PLAYER_PLAYING;
+}
+
+/* Per tick, before rendering: commands due, records reached, controls evaluated. */
+void thr_players_tick(thr_core *core, uint32_t t)
+{
+    uint8_t p;
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        thr_player *pl = &core->player[p];
+        unsigned i, s;
+        if (pl->state == THR_PLAYER_IDLE) continue;
+        do_actions(core, p, t);
+        if (pl->state == THR_PLAYER_SCHEDULED) {
+            if (!due(pl->start_at, t)) continue;
+            player_begin(core, p, pl->start_pos_us, t - pl->start_at);
+        }
+        if (pl->state != THR_PLAYER_PLAYING) continue;
+        pass_apply(core, p);
+        player_loop(core, p);
+        runtime_evaluate(&pl->rt, t);
+        for (i = 0; i < THR_MAX_PASSES; i++) {
+            if (pl->pass[i].live && i != pl->current && !pass_events(core, p, (uint8_t)i)) pl->pass[i].live = 0;
+        }
+        {
+            const thr_pass *ps = &pl->pass[pl->current];
+            for (s = 0; s < THR_CTL_COUNT; s++) {
+                thr_ctl *c = &pl->ctl[s];
+                if (!((unsigned)pl->ctl_used & (1u << s))) continue;
+                if (c->mode == CTL_CURVE) curve_advance(core, pl, c, s, ps->p_ms);
+                pl->value[s] = ctl_value(c, s, ps->p_ms, ps->p_frac);
+            }
+        }
+        /* finished: played once, nothing left to read or sounding, and the pattern's end reached */
+        if (!pl->looping && !pl->reading && pl->pass[pl->current].p_ms >= core->timeline[pl->handle].info.duration &&
+            !pass_events(core, p, pl->current)) {
+            player_end(core, p, t, 1);
+        }
+    }
+}
+
+/* After rendering: every playing pass moves on by one tick of board time times the rate. */
+void thr_players_advance(thr_core *core)
+{
+    uint8_t p;
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        thr_player *pl = &core->player[p];
+        unsigned i;
+        uint32_t step;
+        if (pl->state != THR_PLAYER_PLAYING) continue;
+        step = core->tick_us * pl->rate_q8;   /* <= 1e6 * 4096 < 2^32 */
+        for (i = 0; i < THR_MAX_PASSES; i++) {
+            thr_pass *ps = &pl->pass[i];
+            if (!ps->live) continue;
+            ps->p_frac += step % THR_FRAC_PER_MS;
+            ps->p_ms += step / THR_FRAC_PER_MS;
+            if (ps->p_frac >= THR_FRAC_PER_MS) {
+                ps->p_frac -= THR_FRAC_PER_MS;
+                ps->p_ms++;
+            }
+            if (ps->p_ms > THR_MAX_TICKS) ps->p_ms = THR_MAX_TICKS;   /* ~24.8 days: hold */
+        }
+    }
+}
+
+/* ---------------- commands ---------------- */
+
+THR_NOINLINE static thr_player *player_of(thr_core *core, uint8_t player)
+{
+    return player < THR_MAX_PLAYERS ? thr_player_at(core, player) : 0;
+}
+
+thr_status thr_player_start(thr_core *core, uint8_t player, uint8_t handle, uint32_t at, uint32_t position_us)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (handle >= THR_MAX_TIMELINES || core->timeline[handle].state != THR_TL_READY) return THR_NO_SUCH_TIMELINE;
+    if (!core->engine_running) return THR_ENGINE_STOPPED;
+    if (pl->state != THR_PLAYER_IDLE) player_end(core, player, at, 0);
+    pl->handle = handle;
+    core->timeline[handle].users++;
+    pl->state = THR_PLAYER_SCHEDULED;
+    pl->start_at = at;
+    pl->start_pos_us = position_us;
+    pl->action_pending = 0;
+    return THR_OK;
+}
+
+thr_status thr_player_stop(thr_core *core, uint8_t player, uint32_t at)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (pl->state == THR_PLAYER_IDLE) return THR_OK;
+    pl->action_at[THR_ACT_STOP] = at;
+    pl->action_pending |= 1u << THR_ACT_STOP;
+    return THR_OK;
+}
+
+static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint32_t at)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (pl->state == THR_PLAYER_IDLE) return THR_BAD_ARGUMENT;
+    pl->action_at[action] = at;
+    pl->action_pending |= (uint8_t)(1u << action);
+    return THR_OK;
+}
+
+thr_status thr_player_pause(thr_core *core, uint8_t player, uint32_t at) { return schedule(core, player, THR_ACT_PAUSE, at); }
+thr_status thr_player_resume(thr_core *core, uint8_t player, uint32_t at) { return schedule(core, player, THR_ACT_RESUME, at); }
+
+thr_status thr_player_seek(thr_core *core, uint8_t player, uint32_t position_us, uint32_t at)
+{
+    thr_status s = schedule(core, player, THR_ACT_SEEK, at);
+    if (s == THR_OK) thr_player_at(core, player)->seek_to_us = position_us;
+    return s;
+}
+
+thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t loop_end_us)
+{
+    thr_player *pl = player_of(core, player);
+    uint32_t length_us;
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (!enabled) {
+        pl->looping = 0;
+        return THR_OK;
+    }
+    if (pl->state == THR_PLAYER_IDLE) return THR_BAD_ARGUMENT;
+    length_us = loop_end_us;
+    if (length_us == 0u) {
+        uint32_t end_ms = core->timeline[pl->handle].info.event_end;
+        if (end_ms == 0u) {   /* no positive loop length: plays once (§7.3) */
+            pl->looping = 0;
+            return THR_OK;
+        }
+        pl->loop_ms = end_ms;
+    } else {
+        /* whole ms (the timeline's tick); passes shorter than 1 ms play as 1 ms */
+        pl->loop_ms = (length_us + 500u) / 1000u;
+        if (pl->loop_ms == 0u) pl->loop_ms = 1u;
+    }
+    pl->looping = 1;
+    return THR_OK;
+}
+
+thr_status thr_player_rate(thr_core *core, uint8_t player, uint16_t rate_q8)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (rate_q8 < 1u || rate_q8 > 4096u) return THR_BAD_ARGUMENT;
+    pl->rate_q8 = rate_q8;
+    return THR_OK;
+}
+
+thr_status thr_player_mute(thr_core *core, uint8_t player, int muted)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    pl->muted = (uint8_t)(muted != 0);
+    return THR_OK;
+}
+
+thr_status thr_player_cancel(thr_core *core, uint8_t player)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (pl->state != THR_PLAYER_IDLE) player_end(core, player, core->now, 0);
+    return THR_OK;
+}
+
+thr_status thr_player_channels(thr_core *core, uint8_t player, uint8_t channel_mask)
+{
+    thr_player *pl = player_of(core, player);
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    pl->channel_mask = channel_mask;
+    return THR_OK;
+}
+
+static int32_t clamp_control(unsigned slot, int32_t v)
+{
+    return thr_clamp_q15(v, slot_is_unit(slot) ? 0 : -THR_Q15_ONE);
+}
+
+thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_t value_q15, uint32_t at)
+{
+    thr_player *pl = player_of(core, player);
+    thr_runtime *rt;
+    unsigned i, oldest = 0;
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (slot >= THR_CTL_COUNT) return THR_BAD_ARGUMENT;
+    rt = &pl->rt;
+    for (i = 0; i < THR_RT_PENDING; i++) {
+        if (!rt->pending[i].used) break;
+        if ((int32_t)(rt->pending[i].at - rt->pending[oldest].at) < 0) oldest = i;
+    }
+    if (i == THR_RT_PENDING) {
+        /* queue full: the earliest pending step takes effect now rather than being lost */
+        thr_rt_step *p = &rt->pending[oldest];
+        rt->step[p->slot] = p->value;
+        rt->step_at[p->slot] = p->at;
+        rt->has_step |= (uint16_t)(1u << p->slot);
+        i = oldest;
+    }
+    rt->pending[i].at = at;
+    rt->pending[i].value = clamp_control(slot, value_q15);
+    rt->pending[i].slot = slot;
+    if (!rt->pending[i].used) rt->pending_n++;
+    rt->pending[i].used = 1;
+    rt->step_after_curve |= (uint16_t)(1u << slot);
+    return THR_OK;
+}
+
+thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32_t at, uint8_t count,
+                            const uint32_t *times_us, const int32_t *values_q15)
+{
+    thr_player *pl = player_of(core, player);
+    thr_runtime *rt;
+    unsigned i;
+    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (slot >= THR_CTL_COUNT || count > THR_RT_CURVE_POINTS) return THR_BAD_ARGUMENT;
+    for (i = 1; i < count; i++) {
+        if (times_us[i] < times_us[i - 1]) return THR_BAD_ARGUMENT;
+    }
+    rt = &pl->rt;
+    if (count == 0u) return THR_OK;   /* no points: no effect */
+    if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
+        /* one run-time curve per player: the one it replaces leaves its current value as a step */
+        uint8_t old = rt->curve_slot;
+        rt->step[old] = rt->value[old];
+        rt->step_at[old] = core->now;
+        rt->has_step |= (uint16_t)(1u << old);
+    }
+    rt->curve_slot = slot;
+    rt->curve_at = at;
+    rt->curve_n = count;
+    for (i = 0; i < count; i++) {
+        rt->curve_t[i] = times_us[i];
+        rt->curve_v[i] = clamp_control(slot, values_q15[i]);
+    }
+    rt->step_after_curve &= (uint16_t)~(1u << slot);
+    return THR_OK;
+}
+
+void thr_engine_stop(thr_core *core, uint8_t reason)
+{
+    uint8_t p, payload[5];
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        if (thr_player_at(core, p)->state != THR_PLAYER_IDLE) player_end(core, p, core->now, 0);
+    }
+    for (p = 0; p < THR_MAX_CHANNELS; p++) core->stream[p].active = 0;
+    core->engine_running = 0;
+    payload[0] = reason;
+    thr_put32(payload + 1, core->now);
+    thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
+}

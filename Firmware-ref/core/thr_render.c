@@ -1,0 +1,275 @@
+/* The renderer: per tick and channel, the point value of every sounding event (transient shape,
+ * continuous envelope, controls), mixed by Protocol/SEMANTICS.md §2, then the actuator mapping.
+ * Fixed point: levels and gains in Q15 (32768 = 1), times in board microseconds. */
+#include "thr_internal.h"
+
+/* SEMANTICS.md §4.1: segment length in us at v = i/16. */
+static const uint32_t envelope_table[17] = {
+    0, 4712, 10822, 18746, 29023, 42349, 59632, 82045, 111111,
+    148805, 197688, 261081, 343292, 449907, 588169, 767472, 1000000
+};
+
+uint32_t thr_envelope_us(int32_t value_q15)
+{
+    uint32_t v = (uint32_t)thr_clamp_q15(value_q15, 0), i = v >> 11, frac;
+    if (i > 15u) i = 15u;
+    frac = v - (i << 11);   /* 1/2048ths of a table step */
+    return envelope_table[i] + (((envelope_table[i + 1u] - envelope_table[i]) * frac + 1024u) >> 11);
+}
+
+uint32_t thr_ramp(uint32_t x, uint32_t length)
+{
+    while (length > 0x1FFFFu) {   /* keep x << 15 within 32 bits */
+        length >>= 1;
+        x >>= 1;
+    }
+    return (x << 15) / length;
+}
+#define ramp thr_ramp
+
+/* Segment value for an event: its own value + authored + run-time control, clamped (§4.4). */
+static uint32_t segment_us(const thr_core *core, const thr_active *ev, uint8_t raw, unsigned haptic_slot)
+{
+    const thr_player *pl = &core->player[ev->player];
+    unsigned slot = (ev->flags & THR_AF_HAPTIC) ? haptic_slot : haptic_slot + (THR_CTL_AUDIO_ATTACK - THR_CTL_ATTACK);
+    int32_t v = (int32_t)thr_uq8_to_q15(raw) + pl->value[slot] + pl->rt.value[slot];
+    return thr_envelope_us(v);
+}
+
+/* What every event of one pass shares at this tick: both control layers combined (§3.2). */
+typedef struct pass_factors {
+    uint32_t intensity;   /* a_I x r_I, Q15 */
+    uint32_t volume;      /* a_V x r_V, Q15 */
+    int32_t tone;         /* a_S + r_S, Q15 */
+    uint32_t p_ms, p_frac;
+    uint16_t rate_q8;
+    uint8_t sounding;     /* playing and not muted */
+    uint8_t playing;
+} pass_factors;
+
+/* Gain of one event at this tick (Q15), or -1 when it is over for good. */
+static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_factors *f)
+{
+    uint32_t shape, rel;
+    switch (ev->type) {
+    case THR_EV_TRANSIENT:   /* §5.1: 10 ms full, 10 ms linear fall */
+        if (ev->tau >= 20000u) return -1;
+        return ev->tau < 10000u ? THR_Q15_ONE : (int32_t)ramp(20000u - ev->tau, 10000u);
+    case THR_EV_AUDIO_CUSTOM:
+        return ev->tau >= ev->r_us ? -1 : THR_Q15_ONE;
+    default:
+        break;
+    }
+    if (!(ev->flags & THR_AF_ATTACK_KNOWN)) {
+        ev->a_us = segment_us(core, ev, (uint8_t)ev->a_us, THR_CTL_ATTACK);
+        ev->flags |= THR_AF_ATTACK_KNOWN;
+    }
+    if (!(ev->flags & THR_AF_RELEASING) && f->p_ms >= ev->end_ms) {
+        ev->rtau = thr_pattern_to_board_us(f->p_ms - ev->end_ms, f->p_frac, f->rate_q8);
+        ev->r_us = segment_us(core, ev, ev->release_raw, THR_CTL_RELEASE);
+        ev->flags |= THR_AF_RELEASING;
+    }
+    if (ev->tau < ev->a_us) {
+        shape = ramp(ev->tau, ev->a_us);
+    } else if (ev->flags & THR_AF_SUSTAINED) {
+        shape = THR_Q15_ONE;
+    } else {
+        uint32_t into;
+        if (!(ev->flags & THR_AF_DECAY_KNOWN)) {
+            ev->d_us = segment_us(core, ev, ev->decay_raw, THR_CTL_DECAY);
+            ev->flags |= THR_AF_DECAY_KNOWN;
+        }
+        into = ev->tau - ev->a_us;
+        if (into >= ev->d_us) return -1;   /* decayed to 0 (also D = 0) */
+        shape = THR_Q15_ONE - ramp(into, ev->d_us);
+    }
+    if (ev->flags & THR_AF_RELEASING) {
+        if (ev->rtau >= ev->r_us) return -1;   /* released (also R = 0) */
+        rel = THR_Q15_ONE - ramp(ev->rtau, ev->r_us);
+        return (int32_t)((shape * rel) >> 15);
+    }
+    return (int32_t)shape;
+}
+
+typedef struct channel_mix {
+    uint32_t intensity;   /* sum of Q15 intensities */
+    uint32_t weighted;    /* sum of intensity x sharpness, Q15 (rounded) */
+    uint32_t audio;
+} channel_mix;
+
+static void add_to_channels(channel_mix *mix, unsigned channels, uint8_t mask, uint32_t intensity, uint32_t tone,
+                            int audio)
+{
+    unsigned c;
+    uint32_t weighted = (intensity * tone + 16384u) >> 15;
+    if (channels == 1u) {   /* the common board: no mask walk */
+        if (mask & 1u) {
+            if (audio) mix[0].audio += intensity;
+            else { mix[0].intensity += intensity; mix[0].weighted += weighted; }
+        }
+        return;
+    }
+    for (c = 0; c < channels; c++) {
+        if (!(mask & (1u << c))) continue;
+        if (audio) {
+            mix[c].audio += intensity;
+        } else {
+            mix[c].intensity += intensity;
+            mix[c].weighted += weighted;
+        }
+    }
+}
+
+static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint32_t *tone)
+{
+    thr_stream *st = &core->stream[channel];
+    uint32_t index;
+    uint32_t fade_us = core->tick_us;   /* PROTOCOL.md §5.3: to zero within one tick */
+    if (!st->active || !thr_due(st->at, t)) return 0;
+    index = (t - st->at) / st->interval_us;
+    if (index < st->count) {
+        *tone = thr_uq8_to_q15(st->sharp[index]);
+        return thr_uq8_to_q15(st->amp[index]);
+    }
+    /* underrun: fade from the last value to 0 rather than hold it */
+    if (!st->fading) {
+        st->fading = 1;
+        st->fade_at = st->at + (uint32_t)st->count * st->interval_us;
+        st->fade_from = st->count ? thr_uq8_to_q15(st->amp[st->count - 1u]) : 0u;
+        st->fade_tone = st->count ? thr_uq8_to_q15(st->sharp[st->count - 1u]) : 0u;
+    }
+    if (fade_us == 0u || t - st->fade_at >= fade_us) {
+        st->active = 0;
+        return 0;
+    }
+    *tone = st->fade_tone;
+    return (uint32_t)st->fade_from * (THR_Q15_ONE - ramp(t - st->fade_at, fade_us)) >> 15;
+}
+
+void thr_render_tick(thr_core *core, uint32_t t)
+{
+    channel_mix mix[THR_MAX_CHANNELS];
+    pass_factors factors[THR_MAX_PLAYERS][THR_MAX_PASSES];
+    unsigned channels = core->config->channel_count, c, i, p, k;
+    uint32_t tick = core->tick_us;
+    uint32_t safety = THR_Q15_ONE;
+
+    thr_players_tick(core, t);
+    for (c = 0; c < channels; c++) {
+        mix[c].intensity = 0;
+        mix[c].weighted = 0;
+        mix[c].audio = 0;
+    }
+
+    /* per pass: both control layers combined once, not per event */
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        const thr_player *pl = &core->player[p];
+        for (k = 0; k < THR_MAX_PASSES; k++) {
+            const thr_pass *ps = &pl->pass[k];
+            pass_factors *f = &factors[p][k];
+            f->playing = pl->state == THR_PLAYER_PLAYING && ps->live;
+            f->sounding = (uint8_t)(f->playing && !pl->muted);
+            if (!f->playing) continue;
+            f->intensity = (uint32_t)pl->value[THR_CTL_INTENSITY] * (uint32_t)pl->rt.value[THR_CTL_INTENSITY] >> 15;
+            f->volume = (uint32_t)pl->value[THR_CTL_VOLUME] * (uint32_t)pl->rt.value[THR_CTL_VOLUME] >> 15;
+            f->tone = pl->value[THR_CTL_SHARPNESS] + pl->rt.value[THR_CTL_SHARPNESS];
+            f->p_ms = ps->p_ms;
+            f->p_frac = ps->p_frac;
+            f->rate_q8 = pl->rate_q8;
+        }
+    }
+
+    i = 0;
+    while (i < core->active_count) {
+        thr_active *ev = &core->active[i];
+        const pass_factors *f = &factors[ev->player][ev->pass];
+        const thr_player *pl;
+        int32_t gain;
+        if (!f->playing) {   /* paused: frozen and silent */
+            i++;
+            continue;
+        }
+        gain = event_gain(core, ev, f);
+        if (gain < 0) {
+            *ev = core->active[--core->active_count];
+            continue;
+        }
+        pl = &core->player[ev->player];
+        if (f->sounding && gain > 0) {
+            /* §3.2: clamp01(level x a x r) x gain (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r) */
+            int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
+            uint32_t level = (uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15;
+            add_to_channels(mix, channels, pl->channel_mask, level * (uint32_t)gain >> 15,
+                            haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u, !haptic);
+        }
+        /* time moves on by one tick of board time */
+        ev->tau += tick;
+        if (ev->tau < tick) ev->tau = 0xFFFFFFFFu;   /* saturate */
+        if (ev->flags & THR_AF_RELEASING) {
+            ev->rtau += tick;
+            if (ev->rtau < tick) ev->rtau = 0xFFFFFFFFu;
+        }
+        i++;
+    }
+
+    /* keep-alive safety fade (outside the semantics, §7.4) */
+    if (core->fading) {
+        uint32_t fade_us = (uint32_t)core->config->fade_ms * 1000u;
+        uint32_t into = t - core->fade_start;
+        safety = (fade_us == 0u || into >= fade_us) ? 0u : THR_Q15_ONE - ramp(into, fade_us);
+    }
+
+    for (c = 0; c < channels; c++) {
+        thr_trace_sample sample;
+        uint32_t tone = 0, level, sharp = 0, audio;
+        uint32_t stream = stream_level(core, c, t, &tone);
+        if (stream) {
+            mix[c].intensity += stream;
+            mix[c].weighted += (stream * tone + 16384u) >> 15;
+        }
+        level = mix[c].intensity > THR_Q15_ONE ? THR_Q15_ONE : mix[c].intensity;
+        if (mix[c].intensity) {   /* weighted <= intensity: keep weighted << 15 within 32 bits */
+            uint32_t w = mix[c].weighted, sum = mix[c].intensity;
+            while (sum > 0xFFFFu) { sum >>= 1; w >>= 1; }
+            sharp = sum ? ((w << 15) + sum / 2u) / sum : 0u;
+        }
+        if (sharp > THR_Q15_ONE) sharp = THR_Q15_ONE;
+        audio = mix[c].audio > THR_Q15_ONE ? THR_Q15_ONE : mix[c].audio;
+        level = level * safety >> 15;
+        audio = audio * safety >> 15;
+        sample.time_us = t;
+        sample.channel = (uint8_t)c;
+        sample.reserved[0] = sample.reserved[1] = sample.reserved[2] = 0;
+        sample.intensity_q15 = (uint16_t)level;
+        sample.sharpness_q15 = (uint16_t)sharp;
+        sample.audio_q15 = (uint16_t)audio;
+        sample.reserved2 = 0;
+        thr_actuator_map(&core->actuator[c], (uint16_t)level, (uint16_t)sharp, &sample.drive_q14, &sample.frequency_dhz);
+        if (core->hal->actuator_write) core->hal->actuator_write(core->hal->ctx, (uint8_t)c, sample.drive_q14, sample.frequency_dhz);
+        if (core->hal->trace) core->hal->trace(core->hal->ctx, &sample);
+    }
+
+    /* passes move on by one tick times the rate */
+    thr_players_advance(core);
+}
+
+thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint16_t interval_us, uint8_t count,
+                              const uint8_t *amp_sharp_pairs)
+{
+    thr_stream *st;
+    unsigned i;
+    if (channel >= core->config->channel_count) return THR_BAD_ARGUMENT;
+    if (count > THR_STREAM_MAX) count = THR_STREAM_MAX;   /* INFO states the limit */
+    st = &core->stream[channel];
+    /* newest wins: whatever of the previous block has not played is replaced */
+    st->at = at;
+    st->interval_us = interval_us ? interval_us : 1u;
+    st->count = count;
+    st->fading = 0;
+    st->active = 1;
+    for (i = 0; i < count; i++) {
+        st->amp[i] = amp_sharp_pairs[2u * i];
+        st->sharp[i] = amp_sharp_pairs[2u * i + 1u];
+    }
+    return THR_OK;
+}

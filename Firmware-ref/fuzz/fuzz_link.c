@@ -1,0 +1,94 @@
+/* libFuzzer: frame decoding plus dispatch. The input is a script of host actions, so that the
+ * fuzzer reaches the dispatcher with valid CRCs and the current epoch:
+ *   0 n bytes..      raw bytes onto the line (anything: garbage, partial frames, delimiters)
+ *   1 ch seq type n payload..   a well-formed frame (COBS, CRC-32C, current epoch) with that content;
+ *                    seq < 0x80 means "the next one the board expects" on that channel
+ *   2 ms             let ms milliseconds pass (main loop polled every millisecond)
+ * A HELLO opens a session first. Invariants checked: the core never reads or writes out of bounds
+ * (ASan), no undefined behaviour (UBSan), output levels within range, counts within their arrays. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fuzz_board.h"
+#include "thr_link.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static uint16_t epoch;
+static uint8_t reliable_seq, realtime_seq;
+
+static void send_frame(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint32_t n)
+{
+    uint8_t plain[8 + 300 + 4], wire[340];
+    uint32_t crc, i, w = 0, code_at;
+    uint8_t code = 1;
+    if (n > 300u) n = 300u;
+    plain[0] = 1; plain[1] = (uint8_t)(channel & 3u); plain[2] = (uint8_t)epoch; plain[3] = (uint8_t)(epoch >> 8);
+    plain[4] = seq; plain[5] = 0; plain[6] = 4; plain[7] = type;
+    memcpy(plain + 8, payload, n);
+    crc = thr_crc32c_update(0, plain, 8u + n);
+    for (i = 0; i < 4u; i++) plain[8 + n + i] = (uint8_t)(crc >> (8u * i));
+    wire[w++] = 0;
+    code_at = w++;
+    for (i = 0; i < 12u + n; i++) {
+        if (plain[i] == 0u) { wire[code_at] = code; code = 1; code_at = w++; continue; }
+        wire[w++] = plain[i];
+        if (++code == 0xFFu) { wire[code_at] = code; code = 1; code_at = w++; }
+    }
+    wire[code_at] = code;
+    wire[w++] = 0;
+    for (i = 0; i < w; i++) thr_core_rx_byte(&fuzz_core, wire[i]);
+}
+
+static void check_invariants(void)
+{
+    unsigned i;
+    if (fuzz_core.active_count > THR_MAX_ACTIVE || fuzz_core.link.tx_count > THR_TX_SLOTS ||
+        fuzz_core.link.tx_sent > fuzz_core.link.tx_count || fuzz_core.link.piece_length > THR_RX_PIECE)
+        abort();
+    for (i = 0; i < THR_MAX_TIMELINES; i++) {
+        const thr_stored_timeline *t = &fuzz_core.timeline[i];
+        if (t->state != THR_TL_FREE && (t->offset + t->size > fuzz_core.memory_size || t->received > t->size)) abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0x11, 0x22, 0x33, 0x44 };
+    size_t i = 0;
+    fuzz_board_init();
+    epoch = 0;
+    reliable_seq = realtime_seq = 0;
+    send_frame(0, 0, 1, hello, sizeof hello);
+    thr_core_poll(&fuzz_core);
+    if (!fuzz_core.link.session) abort();   /* the handshake must work */
+    epoch = fuzz_core.link.epoch;
+    while (i < size) {
+        uint8_t op = data[i++] % 3u;
+        if (op == 0u && i < size) {
+            size_t n = data[i++], k;
+            for (k = 0; k < n && i < size; k++) thr_core_rx_byte(&fuzz_core, data[i++]);
+            thr_core_poll(&fuzz_core);
+        } else if (op == 1u && i + 4u <= size) {
+            uint8_t channel = data[i], seq = data[i + 1], type = data[i + 2];
+            /* mostly the sequence number the board expects, so commands get dispatched */
+            if (!(seq & 0x80u)) seq = (uint8_t)((channel & 3u) == 1u ? ++reliable_seq : ++realtime_seq);
+            size_t n = data[i + 3];
+            i += 4;
+            if (n > size - i) n = size - i;
+            send_frame(channel, seq, type, data + i, (uint32_t)n);
+            i += n;
+            thr_core_poll(&fuzz_core);
+        } else if (op == 2u && i < size) {
+            unsigned ms = data[i++], k;
+            for (k = 0; k < ms; k++) {
+                fuzz_clock += 1000u;
+                thr_core_poll(&fuzz_core);
+            }
+        } else {
+            break;
+        }
+        check_invariants();
+    }
+    return 0;
+}

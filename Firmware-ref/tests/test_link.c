@@ -1,0 +1,590 @@
+/* The link: shared wire vectors (whole, byte by byte, split everywhere), then a scripted host
+ * driving the board: handshake, epochs, upload, play, LATE, ERROR, realtime, retransmission,
+ * NAK, keep-alive. */
+#include <string.h>
+
+#define THR_MESSAGES_ALL
+#include "fake_board.h"
+#include "test.h"
+#include "thr_link.h"
+#include "thr_messages.h"
+#include "generated/wire_vectors.h"
+
+/* ---------- vectors ---------- */
+
+static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+
+typedef struct outcome { wire_frame frames[8]; unsigned frame_count; uint8_t reasons[8]; unsigned reason_count; } outcome;
+
+static uint8_t big[THR_FRAME_RX_CAPACITY(1024u)];
+
+static void feed(thr_frame_rx *rx, const uint8_t *bytes, uint32_t n, outcome *o)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        thr_frame f;
+        int r = thr_frame_rx_byte(rx, bytes[i], &f);
+        if (r > 0) {
+            uint8_t field;
+            uint16_t offset;
+            unsigned reason = thr_msg_check(thr_msg_schema_all, f.type, f.payload, f.length, &field, &offset);
+            if (reason) {
+                if (o->reason_count < 8u) o->reasons[o->reason_count++] = (uint8_t)reason;
+            } else if (o->frame_count < 8u) {
+                wire_frame *w = &o->frames[o->frame_count++];
+                w->channel = f.channel; w->nak = f.nak; w->epoch = f.epoch; w->seq = f.seq;
+                w->ack = f.ack; w->window = f.window; w->type = f.type;
+            }
+        } else if (r < 0 && o->reason_count < 8u) {
+            o->reasons[o->reason_count++] = (uint8_t)-r;
+        }
+    }
+}
+
+static int same(const outcome *o, const wire_vector *v)
+{
+    unsigned i;
+    if (o->frame_count != v->frame_count || o->reason_count != v->reason_count) return 0;
+    for (i = 0; i < o->frame_count; i++) {
+        if (memcmp(&o->frames[i], &v->frames[i], sizeof o->frames[i]) != 0) return 0;
+    }
+    for (i = 0; i < o->reason_count; i++) {
+        if (o->reasons[i] != v->reasons[i]) return 0;
+    }
+    return 1;
+}
+
+static void wire_vector_cases(void)
+{
+    unsigned i;
+    uint32_t split;
+    for (i = 0; i < WIRE_VECTOR_COUNT; i++) {
+        const wire_vector *v = &wire_vectors[i];
+        thr_frame_rx rx;
+        outcome whole;
+        memset(&whole, 0, sizeof whole);
+        thr_frame_rx_init(&rx, big, (uint16_t)THR_FRAME_RX_CAPACITY(v->max_payload), v->max_payload);
+        feed(&rx, v->bytes, v->length, &whole);
+        if (!same(&whole, v)) {
+            fprintf(stderr, "wire vector %s: %u frames %u reasons (first %s), expected %u frames %u reasons (first %s)\n",
+                    v->id, whole.frame_count, whole.reason_count, thr_reason_name(whole.reasons[0]),
+                    v->frame_count, v->reason_count, thr_reason_name(v->reasons[0]));
+        }
+        CHECK(same(&whole, v));
+        /* split in two at every position (byte by byte is the same receiver fed one byte at a time,
+           which every split also does): the outcome does not depend on how bytes arrive */
+        for (split = 0; split <= v->length && v->length < 600u; split++) {
+            outcome parts;
+            memset(&parts, 0, sizeof parts);
+            thr_frame_rx_init(&rx, big, (uint16_t)THR_FRAME_RX_CAPACITY(v->max_payload), v->max_payload);
+            feed(&rx, v->bytes, split, &parts);
+            feed(&rx, v->bytes + split, v->length - split, &parts);
+            CHECK(same(&parts, v));
+        }
+    }
+}
+
+/* Re-encoding every valid single-frame case gives its bytes back (§12). */
+static uint8_t emitted[1100];
+static uint32_t emitted_count;
+static void collect(void *ctx, const uint8_t *data, uint32_t length)
+{
+    (void)ctx;
+    if (length <= sizeof emitted - emitted_count) {
+        memcpy(emitted + emitted_count, data, length);
+        emitted_count += length;
+    }
+}
+
+static void wire_vector_reencode(void)
+{
+    unsigned i, checked = 0;
+    static uint8_t plain[1100];
+    for (i = 0; i < WIRE_VECTOR_COUNT; i++) {
+        const wire_vector *v = &wire_vectors[i];
+        thr_frame_rx rx;
+        thr_frame f;
+        uint32_t k, n = 0, crc;
+        int got_frame = 0;
+        if (v->frame_count != 1u || v->reason_count != 0u) continue;
+        thr_frame_rx_init(&rx, big, (uint16_t)THR_FRAME_RX_CAPACITY(v->max_payload), v->max_payload);
+        for (k = 0; k < v->length && !got_frame; k++) got_frame = thr_frame_rx_byte(&rx, v->bytes[k], &f) > 0;
+        CHECK(got_frame);
+        if (!got_frame) continue;
+        plain[0] = 1; plain[1] = (uint8_t)(f.channel | (f.nak << 2)); plain[2] = (uint8_t)f.epoch; plain[3] = (uint8_t)(f.epoch >> 8);
+        plain[4] = f.seq; plain[5] = f.ack; plain[6] = f.window; plain[7] = f.type;
+        memmove(plain + 8, f.payload, f.length);
+        n = 8u + f.length;
+        crc = thr_crc32c_update(0, plain, n);
+        put32(plain + n, crc);
+        n += 4u;
+        emitted_count = 0;
+        thr_frame_emit(plain, n, collect, 0);
+        /* the case may omit the leading delimiter */
+        if (v->bytes[0] == 0u) {
+            CHECK(emitted_count == v->length && memcmp(emitted, v->bytes, v->length) == 0);
+        } else {
+            CHECK(emitted_count == v->length + 1u && memcmp(emitted + 1, v->bytes, v->length) == 0);
+        }
+        checked++;
+    }
+    CHECK(checked > 40u);
+}
+
+static void crc32c_check_value(void)
+{
+    CHECK_EQ(thr_crc32c_update(0, (const uint8_t *)"123456789", 9), 0xE3069283u);
+}
+
+/* ---------- a scripted host ---------- */
+
+static uint32_t thr_get32_test(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+
+static fake_board board;
+static uint8_t host_seq, host_ack, host_rt;
+static uint16_t epoch;
+static uint32_t tx_read;
+
+/* COBS written here from the spec, independently of the core's encoder. */
+static void host_send(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint16_t n, int nak)
+{
+    uint8_t plain[400], wire[420];
+    uint32_t crc, i, w = 0, code_at;
+    uint8_t code = 1;
+    plain[0] = 1; plain[1] = (uint8_t)(channel | (nak ? 4u : 0u)); plain[2] = (uint8_t)epoch; plain[3] = (uint8_t)(epoch >> 8);
+    plain[4] = seq; plain[5] = host_ack; plain[6] = 8; plain[7] = type;
+    memcpy(plain + 8, payload, n);
+    crc = thr_crc32c_update(0, plain, 8u + n);
+    plain[8 + n] = (uint8_t)crc; plain[9 + n] = (uint8_t)(crc >> 8); plain[10 + n] = (uint8_t)(crc >> 16); plain[11 + n] = (uint8_t)(crc >> 24);
+    wire[w++] = 0;
+    code_at = w++;
+    for (i = 0; i < 12u + n; i++) {
+        if (plain[i] == 0u) { wire[code_at] = code; code = 1; code_at = w++; continue; }
+        wire[w++] = plain[i];
+        if (++code == 0xFFu) { wire[code_at] = code; code = 1; code_at = w++; }
+    }
+    wire[code_at] = code;
+    wire[w++] = 0;
+    for (i = 0; i < w; i++) thr_core_rx_byte(&board.core, wire[i]);
+}
+
+static void host_reliable(uint8_t type, const uint8_t *payload, uint16_t n)
+{
+    host_send(1, ++host_seq, type, payload, n, 0);
+}
+
+typedef struct received { thr_frame frame; uint8_t payload[300]; } received;
+static received got[64];
+static unsigned got_count;
+static uint8_t rx_buffer[THR_FRAME_RX_CAPACITY(1024u)];
+static thr_frame_rx host_rx;
+
+/* Polls the board and collects what it wrote; acknowledges its reliable frames. */
+static void exchange(void)
+{
+    thr_core_poll(&board.core);
+    got_count = 0;
+    for (; tx_read < board.tx_count; tx_read++) {
+        thr_frame f;
+        if (thr_frame_rx_byte(&host_rx, board.tx[tx_read], &f) > 0 && got_count < 64u) {
+            received *r = &got[got_count++];
+            r->frame = f;
+            memcpy(r->payload, f.payload, f.length);
+            r->frame.payload = r->payload;
+            if (f.channel == 1u && f.seq == (uint8_t)(host_ack + 1u)) host_ack = f.seq;
+        }
+    }
+}
+
+static const received *find(uint8_t type)
+{
+    unsigned i;
+    for (i = 0; i < got_count; i++) {
+        if (got[i].frame.type == type) return &got[i];
+    }
+    return 0;
+}
+
+static void connect_host(uint32_t nonce)
+{
+    uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
+    const received *info;
+    hello[5] = (uint8_t)nonce; hello[6] = (uint8_t)(nonce >> 8); hello[7] = (uint8_t)(nonce >> 16); hello[8] = (uint8_t)(nonce >> 24);
+    epoch = 0;
+    host_send(0, 0, THR_MSG_HELLO, hello, 9, 0);
+    exchange();
+    info = find(THR_MSG_INFO);
+    CHECK(info != 0);
+    if (!info) return;
+    epoch = info->frame.epoch;
+    host_seq = 0;
+    host_ack = 0;
+    host_rt = 0;
+}
+
+static void setup_board(void)
+{
+    fake_board_init(&board);
+    board.config.boot_epoch = 0x1234;
+    fake_board_reboot(&board);
+    tx_read = 0;
+    thr_frame_rx_init(&host_rx, rx_buffer, sizeof rx_buffer, 1024);
+}
+
+static void handshake_and_epochs(void)
+{
+    const received *info;
+    uint8_t field;
+    uint16_t offset;
+    uint16_t first;
+    setup_board();
+    connect_host(0xA1B2C3D4u);
+    info = find(THR_MSG_INFO);
+    if (!info) return;
+    CHECK_EQ(thr_msg_check(thr_msg_schema_all, THR_MSG_INFO, info->frame.payload, info->frame.length, &field, &offset), 0);
+    CHECK_EQ(thr_get32_test(info->payload), 0xA1B2C3D4u);
+    CHECK_EQ(info->frame.epoch, 0x1235);
+    first = epoch;
+    /* a repeated HELLO with the same nonce repeats INFO in the same epoch */
+    connect_host(0xA1B2C3D4u);
+    CHECK_EQ(epoch, first);
+    /* a new nonce opens a new session: the epoch advances */
+    connect_host(7);
+    CHECK_EQ(epoch, (uint16_t)(first + 1u));
+    /* a frame of another epoch is answered with an ACK carrying the current one */
+    epoch = first;
+    host_reliable(THR_MSG_ENGINE_START, (const uint8_t *)"\x01\x00", 2);
+    exchange();
+    CHECK(find(THR_MSG_ACK) != 0);
+    CHECK(find(THR_MSG_RESULT) == 0);
+    if (find(THR_MSG_ACK)) CHECK_EQ(find(THR_MSG_ACK)->frame.epoch, (uint16_t)(first + 1u));
+}
+
+/* A timeline: one transient (0.8, 0.3) at 100 ms. */
+static uint8_t tl[64];
+static uint32_t tl_length;
+
+static void upload_and_play(void)
+{
+    static const uint8_t body[] = { 0x64, 0x01, 0x04, 0xCC, 0x4D, 0x00, 0x64 };
+    uint8_t p[64];
+    const received *r;
+    uint32_t hash;
+    uint8_t handle;
+    setup_board();
+    connect_host(1);
+    tl_length = make_timeline(tl, 0, body, sizeof body);
+    hash = thr_crc32c_update(0, tl, tl_length);
+    /* begin */
+    p[0] = 1; p[1] = 0; put32(p + 2, tl_length); put32(p + 6, hash);
+    host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
+    exchange();
+    r = find(THR_MSG_UPLOAD_STATUS);
+    CHECK(r != 0);
+    if (!r) return;
+    CHECK_EQ(r->payload[2], THR_STATUS_OK);
+    handle = r->payload[3];
+    CHECK_EQ(thr_get32_test(r->payload + 4), 0);
+    /* first 5 bytes, then a chunk overlapping them (harmless), then the rest */
+    p[0] = 2; p[1] = 0; p[2] = handle; put32(p + 3, 0); memcpy(p + 7, tl, 5);
+    host_reliable(THR_MSG_UPLOAD_CHUNK, p, 12);
+    exchange();
+    r = find(THR_MSG_UPLOAD_STATUS);
+    CHECK(r && thr_get32_test(r->payload + 4) == 5u);
+    /* commit too early: incomplete */
+    p[0] = 3; p[1] = 0; p[2] = handle;
+    host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->payload[2] == THR_STATUS_INCOMPLETE);
+    /* resume: the same BEGIN gives the same handle and where to continue */
+    p[0] = 4; p[1] = 0; put32(p + 2, tl_length); put32(p + 6, hash);
+    host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
+    exchange();
+    r = find(THR_MSG_UPLOAD_STATUS);
+    CHECK(r && r->payload[3] == handle && thr_get32_test(r->payload + 4) == 5u);
+    p[0] = 5; p[1] = 0; p[2] = handle; put32(p + 3, 3); memcpy(p + 7, tl + 3, tl_length - 3u);
+    host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length - 3u));
+    exchange();
+    r = find(THR_MSG_UPLOAD_STATUS);
+    CHECK(r && thr_get32_test(r->payload + 4) == tl_length);
+    p[0] = 6; p[1] = 0; p[2] = handle;
+    host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->payload[2] == THR_STATUS_OK);
+    /* play at board time 50 ms: the transient sounds at 150 ms */
+    p[0] = 7; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, 50000); put32(p + 8, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->payload[2] == THR_STATUS_OK);
+    CHECK(find(THR_MSG_LATE) == 0);
+    {
+        uint32_t ms;
+        for (ms = 0; ms < 200u; ms++) {
+            board.clock_us += 1000u;
+            if (ms % 50u == 0u) host_send(0, 0, THR_MSG_PING, (const uint8_t *)"\x01\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 14, 0);
+            exchange();
+            if (find(THR_MSG_PLAYER_FINISHED)) break;
+        }
+    }
+    CHECK_EQ(trace_intensity_at(&board, 150), 26214);
+    CHECK_EQ(trace_intensity_at(&board, 149), 0);
+    CHECK(find(THR_MSG_PLAYER_FINISHED) != 0 || board.core.player[0].state == THR_PLAYER_IDLE);
+    /* a command whose time has passed runs at once and is reported late */
+    p[0] = 8; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, 1000); put32(p + 8, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    exchange();
+    r = find(THR_MSG_LATE);
+    CHECK(r != 0);
+    if (r) {
+        CHECK(thr_get32_test(r->payload + 3) > 100000u);
+        CHECK_EQ(r->payload[0], 8);                       /* the command's tag */
+        CHECK_EQ(r->payload[2], THR_MSG_PLAYER_START);
+        CHECK(find(THR_MSG_RESULT) < r);                  /* the reply comes first, LATE follows */
+    }
+    /* a hash that does not match is refused at commit */
+    p[0] = 9; p[1] = 0; put32(p + 2, tl_length); put32(p + 6, hash ^ 1u);
+    host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
+    exchange();
+    r = find(THR_MSG_UPLOAD_STATUS);
+    if (r) {
+        uint8_t h2 = r->payload[3];
+        p[0] = 10; p[1] = 0; p[2] = h2; put32(p + 3, 0); memcpy(p + 7, tl, tl_length);
+        host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length));
+        exchange();
+        p[0] = 11; p[1] = 0; p[2] = h2;
+        host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
+        exchange();
+        r = find(THR_MSG_RESULT);
+        CHECK(r && r->payload[2] == THR_STATUS_HASH_MISMATCH);
+    }
+}
+
+static void errors_and_realtime(void)
+{
+    uint8_t p[16];
+    const received *r;
+    setup_board();
+    connect_host(2);
+    /* PLAYER_MUTE with muted = 2: ERROR(malformed) on the reliable channel, frame still acknowledged */
+    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = 2;
+    host_reliable(THR_MSG_PLAYER_MUTE, p, 4);
+    exchange();
+    r = find(THR_MSG_ERROR);
+    CHECK(r != 0);
+    if (r) {
+        CHECK_EQ(r->frame.channel, 1);
+        CHECK_EQ(r->payload[0], THR_STATUS_MALFORMED);
+        CHECK_EQ(r->payload[1], THR_MSG_PLAYER_MUTE);
+        CHECK_EQ(r->frame.ack, host_seq);
+    }
+    /* an unknown type on the control channel: ERROR(unknown_message) on control */
+    host_send(0, 0, 0xEE, p, 2, 0);
+    exchange();
+    r = find(THR_MSG_ERROR);
+    CHECK(r && r->frame.channel == 0u && r->payload[0] == THR_STATUS_UNKNOWN_MESSAGE);
+    /* a board-to-host message sent to the board is not accepted in that direction */
+    p[0] = 3; p[1] = 0; p[2] = 0;
+    host_reliable(THR_MSG_RESULT, p, 3);
+    exchange();
+    r = find(THR_MSG_ERROR);
+    CHECK(r && r->payload[0] == THR_STATUS_UNKNOWN_MESSAGE);
+    /* realtime: a malformed frame gets no answer; newest wins */
+    host_send(2, ++host_rt, THR_MSG_RT_PARAM, p, 1, 0);
+    exchange();
+    CHECK(find(THR_MSG_ERROR) == 0);
+    /* RT_PARAM intensity 0.5 on player 0 */
+    p[0] = 0; p[1] = 0; p[2] = 0x00; p[3] = 0x20;
+    host_send(2, ++host_rt, THR_MSG_RT_PARAM, p, 4, 0);
+    exchange();
+    thr_core_tick(&board.core);   /* players evaluate the run-time layer only while playing: read the stored step */
+    CHECK_EQ(board.core.player[0].rt.pending_n, 1);
+    /* a stale realtime frame (same seq) is dropped */
+    p[3] = 0x10;
+    host_send(2, host_rt, THR_MSG_RT_PARAM, p, 4, 0);
+    exchange();
+    CHECK_EQ(board.core.player[0].rt.pending_n, 1);
+    CHECK_EQ(board.core.player[0].rt.pending[0].value, 16384);
+    /* STREAM_SAMPLES: 3 samples every 1 ms from now, then the output fades instead of holding */
+    {
+        uint8_t s[14] = { 0, 0, 0, 0, 0, 0xE8, 0x03, 3, 255, 0, 255, 0, 255, 0 };
+        uint32_t now = (uint32_t)board.core.now + 2000u;
+        put32(s + 1, now);
+        board.trace_count = 0;
+        host_send(2, ++host_rt, THR_MSG_STREAM_SAMPLES, s, 14, 0);
+        exchange();
+        fake_board_run_ms(&board, 80);
+        CHECK_EQ(trace_intensity_at(&board, now / 1000u), 32768);
+        CHECK_EQ(trace_intensity_at(&board, now / 1000u + 2u), 32768);
+        CHECK_EQ(trace_intensity_at(&board, now / 1000u + 4u), 0);   /* faded within one tick of running out */
+        CHECK_EQ(board.core.stream[0].active, 0);
+    }
+}
+
+static void retransmission_and_nak(void)
+{
+    uint8_t p[4] = { 1, 0, 0, 0 };
+    const received *r;
+    uint8_t seq;
+    setup_board();
+    connect_host(3);
+    host_reliable(THR_MSG_ENGINE_START, p, 2);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r != 0);
+    if (!r) return;
+    seq = r->frame.seq;
+    /* the host does not acknowledge (its ack stays behind): after the RTO the board resends */
+    host_ack = (uint8_t)(seq - 1u);
+    board.clock_us += 600000u;
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->frame.seq == seq);
+    CHECK(board.core.link.retransmissions >= 1u);
+    /* a timeout resends the oldest frame only; with the host heard from since, RTO is not doubled */
+    CHECK_EQ(board.core.link.in_recovery, 1);
+    /* a NAK with the ack before it asks for everything in flight again */
+    host_ack = (uint8_t)(seq - 1u);
+    host_send(0, 0, THR_MSG_ACK, p, 0, 1);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->frame.seq == seq);
+    /* acknowledged: nothing more */
+    host_ack = seq;
+    host_send(0, 0, THR_MSG_ACK, p, 0, 0);
+    exchange();
+    CHECK_EQ(board.core.link.tx_count, 0);
+    /* a reliable frame ahead of a gap: dropped, and the board's next frame carries a NAK */
+    host_seq++;
+    host_reliable(THR_MSG_ENGINE_START, p, 2);
+    exchange();
+    CHECK(got_count >= 1u && got[0].frame.nak == 1u);
+    CHECK(find(THR_MSG_RESULT) == 0);
+}
+
+/* §6.1: a timeout resends the oldest frame only; the first progress after it, if it answers the
+ * resend, brings the rest of the window again. */
+static void timeout_recovery(void)
+{
+    uint8_t p[4] = { 1, 0, 0, 0 };
+    uint8_t first;
+    setup_board();
+    connect_host(5);
+    host_reliable(THR_MSG_ENGINE_START, p, 2);
+    p[0] = 2;
+    host_reliable(THR_MSG_ENGINE_START, p, 2);
+    exchange();
+    CHECK_EQ(got_count >= 2u, 1);
+    CHECK_EQ(board.core.link.tx_sent, 2);
+    first = (uint8_t)(board.core.link.next_seq - 2u);
+    host_ack = (uint8_t)(first - 1u);   /* the host lost both */
+    board.clock_us += 600000u;
+    exchange();
+    CHECK_EQ(got_count, 1);
+    if (got_count) CHECK_EQ(got[0].frame.seq, first);
+    /* the resend arrives; the host acknowledges it: the board sends the second again */
+    host_ack = first;
+    board.clock_us += 20000u;
+    host_send(0, 0, THR_MSG_ACK, p, 0, 0);
+    exchange();
+    CHECK(got_count >= 1u && got[0].frame.seq == (uint8_t)(first + 1u));
+    CHECK_EQ(board.core.link.in_recovery, 0);
+}
+
+static void engine_stop_start(void)
+{
+    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F };   /* 2 s continuous */
+    uint8_t p[16], handle;
+    uint32_t length, ms;
+    const received *r;
+    int stopped = 0;
+    setup_board();
+    connect_host(6);
+    length = make_timeline(tl, 0, body, sizeof body);
+    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
+    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    exchange();
+    board.clock_us += 20000u;
+    exchange();
+    /* ENGINE_STOP: answered at once, output fades over fade_ms, then ENGINE_STOPPED(host_request) */
+    p[0] = 2; p[1] = 0;
+    host_reliable(THR_MSG_ENGINE_STOP, p, 2);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->payload[2] == THR_STATUS_OK);
+    board.trace_count = 0;
+    for (ms = 0; ms < 80u && !stopped; ms++) {
+        board.clock_us += 1000u;
+        exchange();
+        r = find(THR_MSG_ENGINE_STOPPED);
+        if (r) { stopped = 1; CHECK_EQ(r->payload[0], THR_STOP_REASON_HOST_REQUEST); }
+    }
+    CHECK(stopped);
+    CHECK(board.trace_count > 10u && board.trace[0].intensity_q15 > board.trace[10].intensity_q15);   /* a fade, not a cut */
+    /* stopped: players refuse to start until ENGINE_START */
+    p[0] = 3; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->payload[2] == THR_STATUS_ENGINE_STOPPED);
+    p[0] = 4; p[1] = 0;
+    host_reliable(THR_MSG_ENGINE_START, p, 2);
+    exchange();
+    p[0] = 5; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    exchange();
+    r = find(THR_MSG_RESULT);
+    CHECK(r && r->payload[2] == THR_STATUS_OK);
+    /* a chunk beyond the next expected offset stores nothing and says where to continue */
+    CHECK_EQ(thr_store_begin(&board.core, 100, 0x1234, &handle), THR_OK);
+    CHECK_EQ(thr_store_chunk(&board.core, handle, 50, tl, 10), THR_OK);
+    CHECK_EQ(board.core.timeline[handle].received, 0);
+    CHECK_EQ(thr_store_chunk(&board.core, handle, 95, tl, 10), THR_BAD_ARGUMENT);   /* past the size */
+}
+
+static void keepalive_fade(void)
+{
+    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F };   /* 2 s continuous */
+    uint8_t p[16], handle;
+    uint32_t length, ms, faded_at = 0;
+    setup_board();
+    connect_host(4);
+    length = make_timeline(tl, 0, body, sizeof body);
+    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
+    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    exchange();
+    board.trace_count = 0;
+    /* the host goes silent: keepalive 500 ms, then a 50 ms fade to zero, FAULT and ENGINE_STOPPED */
+    for (ms = 0; ms < 700u; ms++) {
+        board.clock_us += 1000u;
+        thr_core_poll(&board.core);
+        if (!faded_at && board.trace_count && board.trace[board.trace_count - 1u].intensity_q15 == 0u && ms > 10u) faded_at = ms;
+    }
+    CHECK(faded_at >= 500u && faded_at <= 560u);
+    CHECK_EQ(board.core.player[0].state, THR_PLAYER_IDLE);
+    exchange();
+    CHECK(find(THR_MSG_FAULT) != 0);
+    CHECK(find(THR_MSG_ENGINE_STOPPED) != 0);
+}
+
+void link_tests(void)
+{
+    run_test("crc32c", crc32c_check_value);
+    run_test("wire vectors", wire_vector_cases);
+    run_test("wire vectors re-encoded", wire_vector_reencode);
+    run_test("handshake and epochs", handshake_and_epochs);
+    run_test("upload and play", upload_and_play);
+    run_test("errors and realtime", errors_and_realtime);
+    run_test("retransmission and nak", retransmission_and_nak);
+    run_test("timeout recovery", timeout_recovery);
+    run_test("engine stop and start", engine_stop_start);
+    run_test("keepalive fade", keepalive_fade);
+}

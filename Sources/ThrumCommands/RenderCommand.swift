@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import ThrumModel
+import ThrumSimulator
+import ThrumTimeline
+
+/// `thrum render FILE --svg OUT`
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Plot what a pattern feels like over time, as an SVG.",
+        discussion: """
+            Renders the pattern with the reference renderer (Protocol/SEMANTICS.md) and draws intensity \
+            and sharpness lanes, the authored control curves, every event, a seconds axis and a legend. \
+            An acceleration lane shows a simulated actuator (--actuator lra|erm|none) shaking as the \
+            reference firmware, run in the board simulator, drives it.
+            """
+    )
+
+    @Argument(help: "The AHAP or .haptic file to plot.")
+    var file: String
+
+    @Option(help: "Where to write the SVG plot.")
+    var svg: String
+
+    enum Actuator: String, ExpressibleByArgument, CaseIterable {
+        case lra, erm, none
+    }
+
+    @Option(help: "The simulated actuator of the acceleration lane: lra, erm, or none (no lane).")
+    var actuator: Actuator = .lra
+
+    func run() throws {
+        let input = URL(fileURLWithPath: file)
+        let pattern = try loadPattern(at: input)
+        let lane: PatternPlot.ActuatorLane?
+        switch actuator {
+        case .none: lane = nil
+        case .lra: lane = simulatedActuatorLane(for: pattern, model: .lra())
+        case .erm: lane = simulatedActuatorLane(for: pattern, model: .erm())
+        }
+        try writePlot(of: pattern, title: input.lastPathComponent, to: svg, actuator: lane)
+        Console.current.line("wrote \(svg)")
+    }
+}
+
+/// Plays the compiled pattern on a simulated board (the reference firmware) and records its
+/// actuator's acceleration; nil, with a warning, when the pattern cannot be played there.
+func simulatedActuatorLane(for pattern: HapticPattern, model: ActuatorModel, maximumSeconds: Double = 120) -> PatternPlot.ActuatorLane? {
+    let seconds = min(maximumSeconds, max(ReferenceRenderer.renderedDuration(of: pattern), 0.05))
+    do {
+        let bytes = try TimelineCompiler.compile(pattern)
+        let lanes = try FirmwareRendering.render(timeline: bytes, seconds: seconds, actuator: model, recordsAcceleration: true)
+        guard let trace = lanes.acceleration else { return nil }
+        let label: String
+        switch model {
+        case .lra(let p): label = "simulated LRA, \(formatDecimal(p.resonantFrequency, decimals: 0)) Hz, Q \(formatDecimal(p.qualityFactor, decimals: 1)): acceleration (g)"
+        case .erm(let p): label = "simulated ERM, τ \(formatDecimal(p.timeConstant * 1000, decimals: 0)) ms: acceleration (g)"
+        }
+        return PatternPlot.ActuatorLane(label: label, trace: trace)
+    } catch {
+        Console.current.error("thrum: warning: no actuator lane: \(error)")
+        return nil
+    }
+}
+
+/// Writes the plot of `pattern` to `path`, or fails with a message naming the path.
+func writePlot(of pattern: HapticPattern, title: String, to path: String, actuator: PatternPlot.ActuatorLane? = nil) throws {
+    let document = PatternPlot(title: title, pattern: pattern, actuator: actuator).svg()
+    do {
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw failure("cannot write \(path): \(error.localizedDescription)")
+    }
+}

@@ -1,0 +1,31 @@
+/* The Thrum firmware core as the simulator builds it: larger limits than a Cortex-M0+ board
+ * (thr_config.h lets a port raise them with -D). Package.swift passes the same values to the C
+ * compiler; thrum_sim_core_size lets Swift check that both sides agree on the layout. */
+#ifndef THRUM_FIRMWARE_CORE_H
+#define THRUM_FIRMWARE_CORE_H
+
+#include <stddef.h>
+
+#ifndef THR_MAX_CHANNELS
+#define THR_MAX_CHANNELS 4u
+#endif
+#ifndef THR_MAX_PLAYERS
+#define THR_MAX_PLAYERS 4u
+#endif
+#ifndef THR_MAX_ACTIVE
+#define THR_MAX_ACTIVE 128u
+#endif
+#ifndef THR_MAX_TIMELINES
+#define THR_MAX_TIMELINES 4u
+#endif
+#ifndef THR_MAX_SLOTS
+#define THR_MAX_SLOTS 8u
+#endif
+
+#include "../core/include/thr_core.h"
+#include "../core/include/thr_flash.h"
+
+/* sizeof(thr_core) as the C side compiled it. */
+size_t thrum_sim_core_size(void);
+
+#endif

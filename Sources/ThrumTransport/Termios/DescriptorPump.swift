@@ -1,0 +1,337 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Moves bytes between one non-blocking file descriptor and async Swift, on a dedicated thread
+/// that sleeps in `poll(2)`: the cooperative pool never blocks on the device.
+///
+/// Reads land in a bounded queue (when it is full the thread stops reading, so the kernel and
+/// flow control hold the sender back); writes wait in a list and complete once `write(2)` took
+/// all their bytes. A pipe wakes the thread when there is something new to do.
+final class DescriptorPump: @unchecked Sendable {
+    private typealias WriteContinuation = CheckedContinuation<Void, any Error>
+
+    private struct PendingWrite {
+        var id: UInt64
+        var bytes: [UInt8]
+        var offset: Int
+        var continuation: WriteContinuation
+    }
+
+    private struct State {
+        var closing = false
+        var exited = false
+        var writes: [PendingWrite] = []
+        /// Writes fail with this once the device hung up or a write failed.
+        var writeEnd: TransportError?
+        var inputPaused = false
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+        var nextID: UInt64 = 0
+    }
+
+    let device: String
+    let descriptor: Int32
+    let incoming: ByteQueue
+    private let calls: SystemCalls
+    private let releaseExclusive: Bool
+    /// Descriptors closed together with ours (a pseudo-terminal's held device side).
+    private let companions: [Int32]
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let state = Locked(State())
+
+    /// Takes ownership of `descriptor` (already non-blocking) and starts the thread.
+    init(
+        descriptor: Int32, device: String, receiveBufferSize: Int, calls: SystemCalls,
+        releaseExclusive: Bool, companions: [Int32] = []
+    ) throws(TransportError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            let code = errno
+            calls.close(descriptor)
+            companions.forEach(calls.close)
+            throw TransportError.system(code, operation: "pipe", device: device)
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        self.descriptor = descriptor
+        self.device = device
+        self.calls = calls
+        self.releaseExclusive = releaseExclusive
+        self.companions = companions
+        self.wakeRead = ends[0]
+        self.wakeWrite = ends[1]
+        self.incoming = ByteQueue(capacity: receiveBufferSize)
+        incoming.setSpaceHandler { [weak self] in self?.wakeIfInputPaused() }
+        let thread = Thread { [self] in run() }
+        thread.name = "thrum-io"
+        thread.start()
+    }
+
+    // MARK: called from async code
+
+    func write(_ bytes: [UInt8]) async throws {
+        guard !bytes.isEmpty else {
+            if let end = state.withLock({ $0.closing ? closedError : $0.writeEnd }) { throw end }
+            return
+        }
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: WriteContinuation) in
+                let refusal = state.withLock { state -> (any Error)? in
+                    if state.closing { return closedError }
+                    if let end = state.writeEnd { return end }
+                    if Task.isCancelled { return CancellationError() }
+                    state.writes.append(PendingWrite(id: id, bytes: bytes, offset: 0, continuation: continuation))
+                    return nil
+                }
+                if let refusal {
+                    continuation.resume(throwing: refusal)
+                } else {
+                    wake()
+                }
+            }
+        } onCancel: {
+            // Bytes already handed to the OS stay sent; the rest is dropped.
+            let continuation = state.withLock { state -> WriteContinuation? in
+                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.writes.remove(at: index).continuation
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Stops the thread, fails pending reads and writes with `.closed`, and returns once the
+    /// descriptor is closed (so the device can be reopened at once). Idempotent.
+    func close() async {
+        beginClosing()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.exited { return true }
+                state.exitWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// The synchronous part of closing, also used when the owner is dropped without closing.
+    func beginClosing() {
+        let writes = state.withLock { state -> [PendingWrite]? in
+            guard !state.closing else { return nil }
+            state.closing = true
+            defer { state.writes = [] }
+            return state.writes
+        }
+        guard let writes else { return }
+        for write in writes { write.continuation.resume(throwing: closedError) }
+        incoming.closeReading(readers: closedError, writers: closedError)
+        wake()
+    }
+
+    /// Runs `body` with the descriptor while it is certainly open.
+    func withOpenDescriptor<R>(_ body: (Int32) throws(TransportError) -> R) throws(TransportError) -> R {
+        let result = state.withLock { state -> Result<R, TransportError> in
+            guard !state.exited, !state.closing else { return .failure(closedError) }
+            return Result { () throws(TransportError) -> R in try body(descriptor) }
+        }
+        return try result.get()
+    }
+
+    private var closedError: TransportError { TransportError(.closed, device: device) }
+
+    private func wake() {
+        // Under the lock: once the thread has exited, the pipe's numbers may already belong to
+        // another descriptor, and a stray byte there would corrupt someone else's stream.
+        state.withLock { state in
+            guard !state.exited else { return }
+            var byte: UInt8 = 1
+            _ = system_write(wakeWrite, &byte, 1)  // EAGAIN: the pipe is full, a wake-up is pending anyway
+        }
+    }
+
+    private func wakeIfInputPaused() {
+        if state.withLock({ $0.inputPaused }) { wake() }
+    }
+
+    // MARK: the I/O thread
+
+    private func run() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { buffer.deallocate() }
+        var inputOpen = true
+        var hungUp = false
+
+        while true {
+            // Mark paused before looking at the room, so a reader freeing room now still wakes us.
+            let (closing, wantWrite) = state.withLock { state in
+                state.inputPaused = true
+                return (state.closing, !state.writes.isEmpty && state.writeEnd == nil)
+            }
+            if closing { break }
+            let wantInput = inputOpen && incoming.freeSpace > 0
+            if wantInput { state.withLock { $0.inputPaused = false } }
+
+            var events: Int16 = 0
+            if wantInput { events |= Int16(POLLIN) }
+            if wantWrite { events |= Int16(POLLOUT) }
+            // Nothing wanted: leave the device out, or a hang-up would wake us forever.
+            var fds = [
+                pollfd(fd: events == 0 ? -1 : descriptor, events: events, revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            do {
+                _ = try calls.poll(&fds, -1)
+            } catch {
+                let failure = TransportError.system(error.code, operation: "poll", device: device)
+                endInput(failure)
+                endWrites(failure)
+                inputOpen = false
+                waitForClose()
+                break
+            }
+            if fds[1].revents != 0 { drainWakePipe() }
+            let ready = fds[0].revents
+            if ready & Int16(POLLNVAL) != 0 {
+                let failure = TransportError.system(EBADF, operation: "poll", device: device)
+                endInput(failure)
+                endWrites(failure)
+                inputOpen = false
+                waitForClose()
+                break
+            }
+            let hangUp = ready & Int16(POLLHUP | POLLERR) != 0
+            if wantInput, hangUp || ready & Int16(POLLIN) != 0 {
+                inputOpen = readAvailable(into: buffer, hungUp: hangUp)
+            }
+            if hangUp, !hungUp {
+                hungUp = true
+                endWrites(TransportError(.disconnected, device: device, operation: "poll",
+                                         detail: "the line hung up: the device was unplugged or the other side closed"))
+            }
+            if !hungUp, ready & Int16(POLLOUT) != 0 {
+                flushWrites()
+            }
+        }
+        shutDown()
+    }
+
+    /// Reads until the kernel has nothing more or our queue is full. Returns whether input goes on.
+    /// After a hang-up, "nothing more" is the end: waiting would spin on a poll that keeps
+    /// reporting the hang-up.
+    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer, hungUp: Bool) -> Bool {
+        while true {
+            let room = incoming.freeSpace
+            if room == 0 { return true }
+            let window = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(room, buffer.count)])
+            do {
+                let count = try calls.read(descriptor, window)
+                if count == 0 {
+                    endInput(TransportError(.disconnected, device: device, operation: "read",
+                                            detail: "end of file: the other side closed"))
+                    return false
+                }
+                incoming.append(UnsafeRawBufferPointer(rebasing: window[..<count]))
+                if count < window.count { return true }
+            } catch where error == .wouldBlock {
+                guard hungUp else { return true }
+                endInput(TransportError(.disconnected, device: device, operation: "poll",
+                                        detail: "the line hung up: the device was unplugged or the other side closed"))
+                return false
+            } catch {
+                endInput(TransportError.system(error.code, operation: "read", device: device))
+                return false
+            }
+        }
+    }
+
+    /// Hands queued writes to the kernel until it pushes back (EAGAIN).
+    private func flushWrites() {
+        while true {
+            guard let head = state.withLock({ state in state.writes.first.map { ($0.id, $0.bytes, $0.offset) } }) else { return }
+            let (id, bytes, offset) = head
+            let outcome = bytes.withUnsafeBytes { all in
+                Result { () throws(Errno) -> Int in
+                    try calls.write(descriptor, UnsafeRawBufferPointer(rebasing: all[offset...]))
+                }
+            }
+            let written: Int
+            switch outcome {
+            case .success(let count): written = count
+            case .failure(.wouldBlock): return
+            case .failure(let error):
+                endWrites(writeFailure(error.code))
+                return
+            }
+            let finished = state.withLock { state -> WriteContinuation? in
+                // The write may have been cancelled while the call ran.
+                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
+                state.writes[index].offset += written
+                guard state.writes[index].offset >= state.writes[index].bytes.count else { return nil }
+                return state.writes.remove(at: index).continuation
+            }
+            finished?.resume()
+        }
+    }
+
+    private func writeFailure(_ code: Int32) -> TransportError {
+        if code == EPIPE || code == ENXIO || code == ENODEV {
+            return TransportError(.disconnected, device: device, operation: "write", errno: code,
+                                  detail: "the device is gone: it was unplugged or the other side closed")
+        }
+        return TransportError.system(code, operation: "write", device: device)
+    }
+
+    private func endInput(_ error: TransportError) {
+        incoming.finishWriting(readers: error, writers: error)
+    }
+
+    private func endWrites(_ error: TransportError) {
+        let writes = state.withLock { state -> [PendingWrite] in
+            if state.writeEnd == nil { state.writeEnd = error }
+            defer { state.writes = [] }
+            return state.writes
+        }
+        for write in writes { write.continuation.resume(throwing: error) }
+    }
+
+    private func drainWakePipe() {
+        var sink = [UInt8](repeating: 0, count: 64)
+        while system_read(wakeRead, &sink, sink.count) > 0 {}
+    }
+
+    /// After a fatal poll error: sleep on the wake pipe only until the owner closes.
+    private func waitForClose() {
+        while !state.withLock({ $0.closing }) {
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, -1)
+            drainWakePipe()
+        }
+    }
+
+    private func shutDown() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if releaseExclusive { try? calls.setExclusive(descriptor, false) }
+            calls.close(descriptor)
+            companions.forEach(calls.close)
+            system_close(wakeRead)
+            system_close(wakeWrite)
+            state.exited = true
+            defer { state.exitWaiters = [] }
+            return state.exitWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+@inline(__always) private func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+@inline(__always) private func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+@inline(__always) private func system_close(_ fd: Int32) { _ = close(fd) }

@@ -1,0 +1,92 @@
+/// Estimates the board clock from ping exchanges (PROTOCOL.md §7.3): fits offset and drift through the
+/// recent samples by least squares, weighting each by how close its round trip is to the fastest one
+/// (a sample's offset error is at most half its round trip, and the fastest exchanges are the most symmetric).
+public struct ClockSyncEstimator: Sendable {
+    public struct Configuration: Sendable {
+        /// Samples remembered.
+        public var history = 64
+        /// Round-trip excess (µs) over the fastest sample at which a sample's weight has halved.
+        public var weightSoftness = 120.0
+        /// Shortest time span over which drift is fitted; below it drift is taken as zero.
+        public var minimumDriftSpan: Duration = .milliseconds(800)
+        /// Largest believable drift (crystals are within ±100 ppm; this allows ceramic resonators).
+        public var maximumDrift = 0.001
+
+        public init() {}
+    }
+
+    public struct Estimate: Equatable, Sendable {
+        /// Board minus host (µs) at `reference` host µs.
+        public var offset: Double
+        public var reference: Double
+        /// Board µs per host µs, minus one.
+        public var drift: Double
+        /// Half the smallest round trip used: the worst-case error of a symmetric-path sample (µs).
+        public var bound: Double
+    }
+
+    public let configuration: Configuration
+    public private(set) var samples: [ClockSample] = []
+    public private(set) var estimate: Estimate?
+
+    public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
+
+    public mutating func add(_ sample: ClockSample) {
+        guard sample.roundTrip >= 0 else { return }  // impossible timestamps: ignore, never trust
+        samples.append(sample)
+        if samples.count > configuration.history { samples.removeFirst(samples.count - configuration.history) }
+        refit()
+    }
+
+    /// Weighted least squares: a sample's weight falls with the square of its round trip above the smallest
+    /// one seen, so near-minimal exchanges (the most symmetric) decide, and the many slow ones barely count.
+    private mutating func refit() {
+        guard let fastest = samples.map(\.roundTrip).min() else { return }
+        let softness = configuration.weightSoftness
+        var weightSum = 0.0, meanT = 0.0, meanO = 0.0
+        let weights = samples.map { sample -> Double in
+            let excess = (sample.roundTrip - fastest) / softness
+            return 1 / (1 + excess * excess)
+        }
+        for (sample, weight) in zip(samples, weights) {
+            weightSum += weight
+            meanT += weight * sample.hostMidpoint
+            meanO += weight * sample.offset
+        }
+        meanT /= weightSum
+        meanO /= weightSum
+        let times = samples.map(\.hostMidpoint)
+        var drift = 0.0
+        if times.max()! - times.min()! >= configuration.minimumDriftSpan.secondsDouble * 1e6 {
+            var covariance = 0.0, variance = 0.0
+            for (sample, weight) in zip(samples, weights) {
+                covariance += weight * (sample.hostMidpoint - meanT) * (sample.offset - meanO)
+                variance += weight * (sample.hostMidpoint - meanT) * (sample.hostMidpoint - meanT)
+            }
+            drift = variance > 0 ? covariance / variance : 0
+            drift = min(max(drift, -configuration.maximumDrift), configuration.maximumDrift)
+        }
+        estimate = Estimate(offset: meanO, reference: meanT, drift: drift, bound: fastest / 2)
+    }
+
+    /// Board clock (µs, 64-bit) at a host instant, or nil before the first sample.
+    public func boardMicroseconds(at host: MonotonicInstant) -> Double? {
+        guard let estimate else { return nil }
+        let t = host.microseconds
+        return t + estimate.offset + estimate.drift * (t - estimate.reference)
+    }
+
+    /// The 32-bit board time to put in a command meant to act at a host instant.
+    public func boardTime32(at host: MonotonicInstant) -> UInt32? {
+        guard let micros = boardMicroseconds(at: host), micros >= 0 else { return nil }
+        return UInt32(truncatingIfNeeded: UInt64(micros.rounded()))
+    }
+
+    /// The host instant at which the board clock reads `board` µs (64-bit), or nil before the first sample.
+    public func hostInstant(atBoardMicroseconds board: Double) -> MonotonicInstant? {
+        guard let estimate else { return nil }
+        // board = t + offset + drift (t - ref)  =>  t = (board - offset + drift ref) / (1 + drift)
+        let t = (board - estimate.offset + estimate.drift * estimate.reference) / (1 + estimate.drift)
+        return MonotonicInstant(nanoseconds: UInt64(max(0, t * 1000)))
+    }
+}

@@ -1,0 +1,419 @@
+/// One end of the link as a pure state machine (PROTOCOL.md §6–7): no I/O, no clock, no threads.
+/// Feed it received bytes and the passage of time; take the frames it wants written and the events it
+/// reports. `nextDeadline` says when it next needs `advance(to:)`.
+public struct LinkSession: Sendable {
+    enum Phase: Equatable, Sendable {
+        case idle
+        case handshaking(nonce: UInt32, attempts: Int, nextAttempt: MonotonicInstant)
+        case established
+        case incompatible
+        case failed
+    }
+
+    public let configuration: LinkConfiguration
+    public private(set) var statistics = LinkStatistics()
+    public private(set) var clock: ClockSyncEstimator
+    /// The board's epoch of the current session.
+    public private(set) var epoch: UInt16
+    /// The peer's largest payload, from HELLO or INFO.
+    public private(set) var peerMaxPayload = FrameLimits.minimumMaxPayload
+    /// The board's INFO (host) or the host's HELLO (board role) that opened the session.
+    public private(set) var peerAnnouncement: WireMessage?
+
+    var phase: Phase = .idle
+    private var previousEpoch: UInt16?
+    private var sessionNonce: UInt32?
+    private var sender: ReliableSender
+    private var receiver = ReliableReceiver()
+    private var realtimeFilter = NewestWinsFilter()
+    private var realtimeSeq: UInt8 = 0
+    private var decoder: FrameDecoder
+    private var outbox: [[UInt8]] = []
+    private var events: [LinkEvent] = []
+    private var nonces: SplitMix64
+    private var pingID: UInt16 = 0
+    private var pingsInFlight: [UInt16: MonotonicInstant] = [:]
+    private var pingsSentInSession = 0
+    private var nextPing: MonotonicInstant?
+    private var pingInterval: Duration?
+    private var clockExtender = BoardClockExtender()
+
+    public init(configuration: LinkConfiguration) {
+        self.configuration = configuration
+        clock = ClockSyncEstimator(configuration: configuration.estimator)
+        decoder = FrameDecoder(maxPayload: configuration.maxPayload)
+        nonces = SplitMix64(seed: configuration.nonceSeed)
+        sender = ReliableSender(timer: Self.makeTimer(configuration))
+        switch configuration.role {
+        case .host: epoch = 0
+        case .board(let bootEpoch, _): epoch = bootEpoch
+        }
+    }
+
+    private static func makeTimer(_ configuration: LinkConfiguration) -> RetransmissionTimer {
+        RetransmissionTimer(
+            initial: configuration.initialRetransmissionTimeout,
+            minimum: configuration.minimumRetransmissionTimeout,
+            maximum: configuration.maximumRetransmissionTimeout)
+    }
+
+    private var isBoard: Bool {
+        if case .board = configuration.role { true } else { false }
+    }
+
+    public var isEstablished: Bool { phase == .established }
+
+    /// Reliable messages queued or unacknowledged.
+    public var pendingReliable: Int { sender.pendingCount }
+
+    /// The current retransmission timeout (adapts to the measured round trip).
+    public var retransmissionTimeout: Duration { sender.timer.timeout }
+
+    /// The largest reliable payload worth sending now (PROTOCOL.md §6.5): the peer's `max_payload` on a clean
+    /// line, less when frames die on the way. Producers of bulk data (timeline chunks) size their messages
+    /// by it; it never exceeds `peerMaxPayload`.
+    public var preferredPayload: Int { min(sender.payloadSize.limit, peerMaxPayload) }
+
+    /// The sender's view of the line behind `preferredPayload`.
+    public var payloadSize: AdaptivePayloadSize { sender.payloadSize }
+
+    // MARK: outputs
+
+    /// Frames to write, each complete with delimiters, in order.
+    public mutating func takeFrames() -> [[UInt8]] {
+        defer { outbox.removeAll() }
+        return outbox
+    }
+
+    public mutating func takeEvents() -> [LinkEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// When `advance(to:)` must next be called, if ever.
+    public var nextDeadline: MonotonicInstant? {
+        var deadlines: [MonotonicInstant] = []
+        if case .handshaking(_, _, let next) = phase { deadlines.append(next) }
+        if phase == .established {
+            if let retransmit = sender.deadline { deadlines.append(retransmit) }
+            if let nextPing { deadlines.append(nextPing) }
+        }
+        return deadlines.min()
+    }
+
+    // MARK: inputs
+
+    /// Host: start (or restart) a session by sending HELLO until INFO arrives.
+    public mutating func connect(at now: MonotonicInstant) {
+        guard !isBoard else { return }
+        startHandshake(at: now)
+    }
+
+    public mutating func advance(to now: MonotonicInstant) {
+        switch phase {
+        case .handshaking(let nonce, let attempts, let next) where now >= next:
+            if attempts >= configuration.helloAttempts {
+                phase = .failed
+                events.append(.failed(.handshakeTimedOut(attempts: attempts)))
+            } else {
+                sendHello(nonce: nonce, at: now, attempts: attempts + 1)
+            }
+        case .established:
+            if let transmissions = sender.handleTimeout(at: now), transmissions >= configuration.maxTransmissions {
+                let seq = sender.inFlight.first?.seq ?? 0
+                phase = .failed
+                events.append(.failed(.retransmissionLimit(seq: seq, transmissions: transmissions)))
+                return
+            }
+            if let due = nextPing, now >= due { sendPing(at: now) }
+            flush(at: now)
+        default:
+            break
+        }
+    }
+
+    public mutating func receive(_ bytes: some Sequence<UInt8>, at now: MonotonicInstant) {
+        for output in decoder.feed(bytes) {
+            if case .frame(let frame) = output { handle(frame, at: now) }
+        }
+        flush(at: now)
+    }
+
+    /// Decoder counters: rejected pieces by reason, discarded bytes.
+    public var framing: FrameDecoder.Statistics { decoder.statistics }
+
+    /// Queues or sends a message on its channel (ERROR goes on `errorChannel`).
+    public mutating func send(_ message: WireMessage, at now: MonotonicInstant, errorChannel: Channel = .control) throws(LinkError) {
+        let spec = message.type.spec
+        if spec.direction == (isBoard ? .hostToBoard : .boardToHost) { throw .wrongDirection(message.type) }
+        guard phase == .established else { throw .notConnected }
+        let payload: [UInt8]
+        do {
+            payload = try MessageCodec.encode(message, maxPayload: peerMaxPayload)
+        } catch {
+            throw .encoding(error)
+        }
+        switch spec.channel {
+        case .reliable:
+            guard sender.pendingCount < configuration.maxQueuedMessages else { throw .queueFull(limit: configuration.maxQueuedMessages) }
+            sender.enqueue(type: spec.id, payload: payload)
+        case .realtime:
+            realtimeSeq &+= 1
+            emit(.realtime, seq: realtimeSeq, type: spec.id, payload: payload)
+        case .control:
+            emit(.control, type: spec.id, payload: payload)
+        case .any:
+            if errorChannel == .reliable {
+                guard sender.pendingCount < configuration.maxQueuedMessages else { throw .queueFull(limit: configuration.maxQueuedMessages) }
+                sender.enqueue(type: spec.id, payload: payload)
+            } else {
+                emit(.control, type: spec.id, payload: payload)
+            }
+        }
+        flush(at: now)
+    }
+
+    // MARK: frame handling
+
+    private mutating func handle(_ frame: Frame, at now: MonotonicInstant) {
+        statistics.framesReceived += 1
+        statistics.bytesReceived += frame.payload.count + FrameLimits.overhead
+        if isBoard { handleAsBoard(frame, at: now) } else { handleAsHost(frame, at: now) }
+    }
+
+    private mutating func handleAsHost(_ frame: Frame, at now: MonotonicInstant) {
+        let header = frame.header
+        switch phase {
+        case .handshaking(let nonce, _, _):
+            guard header.channel == .control, header.type == MessageType.info.rawValue,
+                let info = try? MessageCodec.decode(frame), info.int("nonce") == Int64(nonce)
+            else {
+                statistics.ignoredBeforeHandshake += 1
+                return
+            }
+            let board = ProtocolVersion(announcedIn: info)
+            guard board.major == ProtocolVersion.current.major else {
+                phase = .incompatible
+                events.append(.versionMismatch(host: .current, board: board))
+                return
+            }
+            openSession(epoch: header.epoch, announcement: info, at: now)
+            pingsSentInSession = 0
+            // Keep the board's keep-alive (PROTOCOL.md §8): ping at least every keepalive_ms / 3.
+            pingInterval = configuration.clockSync.interval
+            if let interval = pingInterval, let keepalive = info.int("keepalive_ms"), keepalive > 0 {
+                pingInterval = min(interval, .milliseconds(keepalive) / 3)
+            }
+            nextPing = pingInterval == nil && configuration.clockSync.burstCount == 0 ? nil : now
+            events.append(.connected(info))
+        case .established:
+            guard header.epoch == epoch else {
+                if header.epoch == previousEpoch {
+                    statistics.staleEpoch += 1  // in flight from the session we left: harmless
+                    return
+                }
+                let discarded = sender.pendingCount
+                events.append(.peerReset(previousEpoch: epoch, newEpoch: header.epoch, discardedMessages: discarded))
+                startHandshake(at: now)
+                return
+            }
+            if header.channel == .control, header.type == MessageType.info.rawValue { return }  // repeated INFO
+            handleInSession(frame, at: now)
+        default:
+            statistics.ignoredBeforeHandshake += 1
+        }
+    }
+
+    private mutating func handleAsBoard(_ frame: Frame, at now: MonotonicInstant) {
+        let header = frame.header
+        if header.channel == .control, header.type == MessageType.hello.rawValue {
+            guard let hello = try? MessageCodec.decode(frame), let nonce = hello.int("nonce").map({ UInt32(truncatingIfNeeded: $0) }) else {
+                statistics.undecodable += 1
+                return
+            }
+            if nonce != sessionNonce || (phase != .established && phase != .incompatible) {
+                epoch = epoch &+ 1 == 0 ? 1 : epoch &+ 1
+                sessionNonce = nonce
+                openSession(epoch: epoch, announcement: hello, at: now)
+                let host = ProtocolVersion(announcedIn: hello)
+                if host.major == ProtocolVersion.current.major {
+                    events.append(.connected(hello))
+                } else {
+                    phase = .incompatible  // answer INFO so the host can report both versions, accept nothing else
+                    events.append(.versionMismatch(host: host, board: .current))
+                }
+            }
+            if case .board(_, var info) = configuration.role {
+                info["nonce"] = .int(Int64(nonce))
+                if let payload = try? MessageCodec.encode(info) { emit(.control, type: MessageType.info.rawValue, payload: payload) }
+            }
+            return
+        }
+        guard phase == .established, header.epoch == epoch else {
+            statistics.staleEpoch += 1
+            emit(.control, type: MessageType.ack.rawValue, payload: [])  // tells the host our epoch at once
+            return
+        }
+        handleInSession(frame, at: now)
+    }
+
+    private mutating func openSession(epoch: UInt16, announcement: WireMessage, at now: MonotonicInstant) {
+        if phase == .established, self.epoch != epoch { previousEpoch = self.epoch }
+        self.epoch = epoch
+        phase = .established
+        peerAnnouncement = announcement
+        let stated = Int(announcement.int("max_payload") ?? Int64(FrameLimits.minimumMaxPayload))
+        peerMaxPayload = min(max(stated, FrameLimits.minimumMaxPayload), FrameLimits.absoluteMaxPayload)
+        sender = ReliableSender(timer: Self.makeTimer(configuration), maxPayload: peerMaxPayload)
+        sender.peerWindow = Int(min(max(announcement.int("window") ?? 1, 1), 127))
+        receiver = ReliableReceiver()
+        realtimeFilter = NewestWinsFilter()
+        realtimeSeq = 0
+        pingsInFlight.removeAll()
+    }
+
+    private mutating func handleInSession(_ frame: Frame, at now: MonotonicInstant) {
+        let header = frame.header
+        let bareAck = header.channel == .control && header.type == MessageType.ack.rawValue
+        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, at: now)
+        switch header.channel {
+        case .control:
+            if header.type == MessageType.ack.rawValue { return }
+            deliver(frame, at: now)
+        case .reliable:
+            switch receiver.accept(seq: header.seq) {
+            case .deliver: deliver(frame, at: now)
+            case .duplicate: statistics.duplicates += 1
+            case .outOfOrder: statistics.outOfOrder += 1
+            }
+        case .realtime:
+            if realtimeFilter.accept(header.seq) { deliver(frame, at: now) } else { statistics.staleRealtime += 1 }
+        }
+    }
+
+    private mutating func deliver(_ frame: Frame, at now: MonotonicInstant) {
+        let message: WireMessage
+        do throws(MessageCodecError) {
+            message = try MessageCodec.decode(frame)
+            if message.type.spec.direction == (isBoard ? .boardToHost : .hostToBoard) {
+                throw .wrongDirection(message: message.type.name)
+            }
+        } catch {
+            statistics.undecodable += 1
+            events.append(.undecodable(error, frame.header.channel))
+            answerUndecodable(frame, error: error)
+            return
+        }
+        if !isBoard, message.type == .pong {
+            recordPong(message, at: now)
+            return
+        }
+        events.append(.received(message, frame.header.channel))
+    }
+
+    private mutating func answerUndecodable(_ frame: Frame, error: MessageCodecError) {
+        guard frame.header.channel != .realtime, frame.header.type != MessageType.error.rawValue else { return }
+        let status: Int64 = switch error {
+        case .unknownType, .wrongDirection: 13  // unknown_message
+        default: 14  // malformed
+        }
+        let reply = WireMessage(.error, [
+            "status": .int(status), "ref_type": .int(Int64(frame.header.type)), "ref_seq": .int(Int64(frame.header.seq)),
+            "detail": .string(String(error.description.utf8.prefix(64)) ?? error.reason),
+        ])
+        guard let payload = try? MessageCodec.encode(reply) else { return }
+        if frame.header.channel == .reliable {
+            sender.enqueue(type: MessageType.error.rawValue, payload: payload)
+        } else {
+            emit(.control, type: MessageType.error.rawValue, payload: payload)
+        }
+    }
+
+    // MARK: handshake and clock
+
+    private mutating func startHandshake(at now: MonotonicInstant) {
+        if phase == .established { previousEpoch = epoch }
+        let nonce = UInt32(truncatingIfNeeded: nonces.next())
+        sender = ReliableSender(timer: Self.makeTimer(configuration))
+        sendHello(nonce: nonce, at: now, attempts: 1)
+    }
+
+    private mutating func sendHello(nonce: UInt32, at now: MonotonicInstant, attempts: Int) {
+        phase = .handshaking(nonce: nonce, attempts: attempts, nextAttempt: now + configuration.helloInterval)
+        let hello = WireMessage(.hello, [
+            "major": .int(Int64(MessageCatalog.major)), "minor": .int(Int64(MessageCatalog.minor)),
+            "max_payload": .int(Int64(configuration.maxPayload)), "window": .int(Int64(configuration.receiveWindow)),
+            "nonce": .int(Int64(nonce)),
+        ])
+        if let payload = try? MessageCodec.encode(hello) { emitRaw(.control, epoch: 0, type: MessageType.hello.rawValue, payload: payload) }
+    }
+
+    private mutating func sendPing(at now: MonotonicInstant) {
+        pingID &+= 1
+        pingsInFlight[pingID] = now
+        pingsInFlight = pingsInFlight.filter { now.duration(since: $0.value) < .seconds(5) }
+        let ping = WireMessage(.ping, [
+            "id": .int(Int64(pingID)), "host_time": .int(Int64(UInt32(truncatingIfNeeded: now.nanoseconds / 1000))),
+            "reserved0": 0, "reserved1": 0,
+        ])
+        if let payload = try? MessageCodec.encode(ping) { emit(.control, type: MessageType.ping.rawValue, payload: payload) }
+        statistics.pingsSent += 1
+        pingsSentInSession += 1
+        let policy = configuration.clockSync
+        if pingsSentInSession < policy.burstCount {
+            nextPing = now + policy.burstInterval
+        } else if let interval = pingInterval {
+            nextPing = now + interval
+        } else {
+            nextPing = nil
+        }
+    }
+
+    private mutating func recordPong(_ pong: WireMessage, at now: MonotonicInstant) {
+        statistics.pongsReceived += 1
+        guard let id = pong.int("id"), let sent = pingsInFlight.removeValue(forKey: UInt16(truncatingIfNeeded: id)),
+            let rx = pong.int("rx_time"), let tx = pong.int("tx_time")
+        else { return }
+        let boardReceived = clockExtender.extend(UInt32(truncatingIfNeeded: rx))
+        let boardSent = clockExtender.extend(UInt32(truncatingIfNeeded: tx))
+        clock.add(ClockSample(hostSent: sent, hostReceived: now, boardReceived: boardReceived, boardSent: boardSent))
+    }
+
+    // MARK: emitting frames
+
+    /// Sends what the reliable window allows, then a bare ACK if an acknowledgement is still owed.
+    private mutating func flush(at now: MonotonicInstant) {
+        guard phase == .established else { return }
+        for frame in sender.framesToSend(at: now) {
+            emit(.reliable, seq: frame.seq, type: frame.type, payload: frame.payload)
+        }
+        statistics.retransmissions = sender.retransmissions
+        statistics.timeouts = sender.timeouts
+        statistics.nakResends = sender.nakResends
+        statistics.duplicateAckResends = sender.duplicateAckResends
+        if receiver.ackPending || receiver.nakPending {
+            emit(.control, type: MessageType.ack.rawValue, payload: [])
+        }
+    }
+
+    private mutating func emit(_ channel: Channel, seq: UInt8 = 0, type: UInt8, payload: [UInt8]) {
+        let nak = receiver.nakPending
+        let header = FrameHeader(
+            channel: channel, nak: nak, epoch: epoch, seq: seq, ack: receiver.lastDelivered,
+            window: UInt8(min(max(configuration.receiveWindow, 0), 127)), type: type)
+        receiver.ackPending = false
+        receiver.nakPending = false
+        append(FrameEncoder.encode(header: header, payload: payload), payload: payload.count)
+    }
+
+    private mutating func emitRaw(_ channel: Channel, epoch: UInt16, type: UInt8, payload: [UInt8]) {
+        let header = FrameHeader(channel: channel, epoch: epoch, window: UInt8(min(configuration.receiveWindow, 127)), type: type)
+        append(FrameEncoder.encode(header: header, payload: payload), payload: payload.count)
+    }
+
+    private mutating func append(_ frame: [UInt8], payload: Int) {
+        outbox.append(frame)
+        statistics.framesSent += 1
+        statistics.bytesSent += frame.count
+    }
+}

@@ -1,0 +1,229 @@
+/// Sending half of the reliable channel (PROTOCOL.md §6.2): go-back-N with cumulative acknowledgements,
+/// at most `window` frames in flight (the smaller of the peer's credit and 127), retransmission of
+/// everything unacknowledged on timeout or NAK.
+struct ReliableSender: Sendable {
+    struct Outgoing: Sendable {
+        var seq: UInt8
+        var type: UInt8
+        var payload: [UInt8]
+        var lastSent: MonotonicInstant?
+        var transmissions = 0
+        var needsSending = true
+        /// Which transmissions (counted over the session) first and last carried this frame.
+        var firstTransmission: UInt64 = 0
+        var lastTransmission: UInt64 = 0
+        /// Timer expiries on this frame, as the oldest in flight, with the peer silent since it left.
+        var silentExpiries = 0
+    }
+
+    private(set) var queued: [Outgoing] = []
+    private var queueHead = 0
+    private(set) var inFlight: [Outgoing] = []
+    private(set) var nextSeq: UInt8 = 1
+    var peerWindow: Int = 1
+    var timer: RetransmissionTimer
+    private var lastNak: (ack: UInt8, at: MonotonicInstant)?
+    private(set) var retransmissions = 0
+    private var progressWithoutSample = 0
+    private var recoverySince: MonotonicInstant?
+    private var lastHeard: MonotonicInstant?
+    private(set) var timeouts = 0
+    private(set) var nakResends = 0
+    private(set) var duplicateAckResends = 0
+    /// What the line does to frames, for the owner's choice of payload size.
+    private(set) var payloadSize: AdaptivePayloadSize
+    /// Transmissions so far; the earliest one the latest progress acknowledgement can have answered (the
+    /// first copy of the newest frame it covered); bare acks since then that acknowledged nothing.
+    private var transmissionCount: UInt64 = 0
+    private var progressTransmission: UInt64 = 0
+    private var duplicateAcks = 0
+    /// The largest payload the round-trip estimate has seen go out (see `RetransmissionTimer.stretch`).
+    private var timedPayload = 0
+
+    init(timer: RetransmissionTimer, maxPayload: Int = FrameLimits.absoluteMaxPayload) {
+        self.timer = timer
+        self.payloadSize = AdaptivePayloadSize(maximum: maxPayload)
+    }
+
+    var queuedCount: Int { queued.count - queueHead }
+    var pendingCount: Int { queuedCount + inFlight.count }
+
+    mutating func enqueue(type: UInt8, payload: [UInt8]) {
+        queued.append(Outgoing(seq: 0, type: type, payload: payload))
+    }
+
+    /// Applies the ack, window and NAK flag carried by any frame of the current epoch.
+    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, at now: MonotonicInstant) {
+        lastHeard = now
+        peerWindow = Int(min(window, 127))
+        let lastAcked = nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
+        let advanced = SequenceSpace.distance(from: lastAcked, to: ack)
+        let progressed = advanced >= 1 && advanced <= inFlight.count
+        if progressed {
+            let newest = inFlight[advanced - 1]
+            if newest.transmissions == 1, let sent = newest.lastSent {
+                timer.record(sample: now.duration(since: sent))
+                progressWithoutSample = 0
+            } else if timer.smoothedRTT == nil, let sent = newest.lastSent {
+                // No clean sample yet (heavy loss from the start): the time since the last transmission is
+                // ambiguous but better than nothing; clean samples replace it as soon as they come.
+                timer.record(sample: now.duration(since: sent))
+            } else {
+                // Karn: no sample from a retransmitted frame. Under heavy loss every frame gets retransmitted
+                // and no sample ever comes, so after two acknowledgements of progress without one, relax the
+                // back-off (halving, not resetting, so a queue of resends does not time out spuriously).
+                progressWithoutSample += 1
+                if progressWithoutSample >= 2 {
+                    progressWithoutSample = 0
+                    timer.relaxBackOff()
+                }
+            }
+            for frame in inFlight[..<advanced] { payloadSize.recordDelivered(payload: frame.payload.count) }
+            progressTransmission = max(progressTransmission, newest.firstTransmission)
+            duplicateAcks = 0
+            inFlight.removeFirst(advanced)
+            if let since = recoverySince {
+                // First progress after a timeout that resent only the oldest frame. An acknowledgement this
+                // soon answers the original transmission: the timeout was spurious and the rest is on its way.
+                // Later, it answers the resend, and frames sent before the timeout were dropped by the
+                // receiver (it keeps no frames after a gap): go back and resend them.
+                recoverySince = nil
+                let quick = (timer.smoothedRTT ?? timer.timeout) / 2
+                if now.duration(since: since) >= quick {
+                    for index in inFlight.indices where (inFlight[index].lastSent ?? now) < since {
+                        inFlight[index].needsSending = true
+                    }
+                } else {
+                    timer.backOff()
+                }
+            }
+        }
+        let stalled = !inFlight.isEmpty && ack == nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
+        if bareAck, stalled, !progressed {
+            duplicateAcks += 1
+            if !nak { detectLostResend() }
+        }
+        if nak, stalled {
+            let holdOff = timer.smoothedRTT ?? timer.timeout
+            if lastNak == nil || lastNak!.ack != ack || now.duration(since: lastNak!.at) >= holdOff {
+                lastNak = (ack, now)
+                nakResends += 1
+                if let oldest = inFlight.first { payloadSize.recordLost(payload: oldest.payload.count) }
+                markAllForResend()
+            }
+        }
+    }
+
+    /// The peer answers every reliable frame it receives, in the order they were sent, so duplicate acks for
+    /// frames that left before the oldest frame's latest copy number at most the transmissions in between.
+    /// One more answers a frame sent after that copy: the copy was lost and the peer dropped what followed.
+    /// The receiver sends one NAK per gap; this catches a lost resend a round trip later, where the timer
+    /// would wait a whole timeout. Lost acknowledgements only make the count come up short.
+    private mutating func detectLostResend() {
+        guard let oldest = inFlight.first, !oldest.needsSending else { return }
+        let sentBefore = Int(truncatingIfNeeded: oldest.lastTransmission) - Int(truncatingIfNeeded: progressTransmission) - 1
+        guard sentBefore >= 0, duplicateAcks > sentBefore + 1 else { return }
+        duplicateAckResends += 1
+        payloadSize.recordLost(payload: oldest.payload.count)
+        markAllForResend()
+    }
+
+    private mutating func markAllForResend() {
+        for index in inFlight.indices where !inFlight[index].needsSending {
+            inFlight[index].needsSending = true
+        }
+    }
+
+    /// When the oldest unacknowledged frame times out.
+    var deadline: MonotonicInstant? {
+        guard let oldest = inFlight.first, let sent = oldest.lastSent, !oldest.needsSending else { return nil }
+        return sent + timer.timeout
+    }
+
+    /// Handles an expired timer; returns how often it expired on the oldest frame with the peer silent since
+    /// the frame left (on a dead line: its transmissions), so the caller can give up. Expiries while the
+    /// peer keeps talking do not count: the line works, however lossy.
+    mutating func handleTimeout(at now: MonotonicInstant) -> Int? {
+        guard let deadline, now >= deadline else { return nil }
+        timeouts += 1
+        // Back off only when the peer has gone silent since the frame left. If its frames keep coming, the
+        // line works and the frame was lost at random: waiting longer would only slow the transfer down.
+        if let sent = inFlight.first?.lastSent, lastHeard.map({ $0 <= sent }) ?? true {
+            timer.backOff()
+            inFlight[0].silentExpiries += 1
+        }
+        // Resend only the oldest: if the timeout was spurious this costs one frame, not a window (a
+        // window resent into a slow line's queue makes the next timeout spurious too). Once frames die
+        // fast (§6.5) the timeout is most likely real and the frames small: resend them all, so that the
+        // others' duplicate acknowledgements report it at once if the oldest dies again.
+        payloadSize.recordLost(payload: inFlight[0].payload.count)
+        if payloadSize.isShrunk { markAllForResend() } else { inFlight[0].needsSending = true }
+        recoverySince = now
+        return inFlight[0].silentExpiries
+    }
+
+    /// Frames to put on the wire now: retransmissions first, then new frames the window allows.
+    mutating func framesToSend(at now: MonotonicInstant) -> [Outgoing] {
+        var out: [Outgoing] = []
+        for index in inFlight.indices where inFlight[index].needsSending {
+            if inFlight[index].transmissions > 0 { retransmissions += 1 }
+            inFlight[index].needsSending = false
+            inFlight[index].transmissions += 1
+            inFlight[index].lastSent = now
+            transmissionCount += 1
+            inFlight[index].lastTransmission = transmissionCount
+            out.append(inFlight[index])
+        }
+        while queueHead < queued.count && inFlight.count < peerWindow {
+            var next = queued[queueHead]
+            if next.payload.count > timedPayload {
+                let overhead = Double(AdaptivePayloadSize.frameOverhead)
+                timer.stretch(by: (Double(next.payload.count) + overhead) / (Double(timedPayload) + overhead))
+                timedPayload = next.payload.count
+            }
+            queueHead += 1
+            next.seq = nextSeq
+            nextSeq &+= 1
+            next.needsSending = false
+            next.transmissions = 1
+            next.lastSent = now
+            transmissionCount += 1
+            next.firstTransmission = transmissionCount
+            next.lastTransmission = transmissionCount
+            inFlight.append(next)
+            out.append(next)
+        }
+        if queueHead > 64 && queueHead * 2 > queued.count {
+            queued.removeFirst(queueHead)
+            queueHead = 0
+        }
+        return out
+    }
+}
+
+/// Receiving half of the reliable channel (PROTOCOL.md §6.3): accepts only the next frame in order.
+struct ReliableReceiver: Sendable {
+    enum Verdict { case deliver, duplicate, outOfOrder }
+
+    private(set) var lastDelivered: UInt8 = 0
+    var ackPending = false
+    var nakPending = false
+    private var nakSentForGap = false
+
+    mutating func accept(seq: UInt8) -> Verdict {
+        let expected = lastDelivered &+ 1
+        if seq == expected {
+            lastDelivered = seq
+            nakSentForGap = false
+            ackPending = true
+            return .deliver
+        }
+        ackPending = true  // tell the sender where we are, whatever it sent
+        if SequenceSpace.distance(from: seq, to: lastDelivered) < 128 { return .duplicate }
+        if !nakSentForGap {
+            nakSentForGap = true
+            nakPending = true
+        }
+        return .outOfOrder
+    }
+}

@@ -1,0 +1,196 @@
+import ThrumWire
+
+/// Issue 3 §5: the link over a virtual serial line in virtual time (deterministic, seeded).
+extension Suite {
+    static var link: Suite {
+        Suite(name: "link", summary: "wire efficiency, throughput, faults, clock-sync accuracy over a virtual line") {
+            try LinkBenchmark.run()
+        }
+    }
+}
+
+enum LinkBenchmark {
+    /// What the benchmark board states in INFO: 1 KB frames, a window of 4.
+    static let boardMaxPayload = 1024
+    static let boardWindow = 4
+    static let usbJitter: ClosedRange<Duration> = .microseconds(100) ... .milliseconds(1)
+    static let faultSeeds: [UInt64] = [11, 22, 33, 44, 55]
+
+    struct TransferResult {
+        var completed: Bool
+        var intact: Bool
+        var seconds: Double
+        var dataBytes: Int
+        var forwardLineBytes: Int
+        var reverseLineBytes: Int
+        var retransmissions: Int
+        /// Data bytes per chunk: the mean, and the smallest the host chose.
+        var meanChunk: Double
+        var smallestChunk: Int
+
+        var throughput: Double { Double(dataBytes) / seconds }
+    }
+
+    static func run() throws -> [Metric] {
+        var metrics: [Metric] = []
+        let clean = try transfer(baud: 1_000_000, faults: .none, seed: 1)
+        metrics.append(Metric(name: "link.wire_efficiency_64k", value: Double(clean.dataBytes) / Double(clean.forwardLineBytes), unit: "ratio", goal: .atLeast(0.95)))
+        metrics.append(Metric(name: "link.reverse_bytes_per_data_byte", value: Double(clean.reverseLineBytes) / Double(clean.dataBytes), unit: "ratio", goal: .none))
+
+        var cleanThroughput: [Double: Double] = [:]
+        for baud in [115_200.0, 1_000_000.0] {
+            let result = baud == 1_000_000 ? clean : try transfer(baud: baud, faults: .none, seed: 2)
+            cleanThroughput[baud] = result.throughput
+            let lineRate = baud / 10
+            metrics.append(Metric(name: "link.throughput_share_\(Int(baud))", value: result.throughput / lineRate, unit: "ratio", goal: .atLeast(0.90)))
+            metrics.append(Metric(name: "link.clean_completion_\(Int(baud))", value: result.seconds, unit: "s", goal: .none))
+        }
+
+        for baud in [115_200.0, 1_000_000.0] {
+            var worstRatio = Double.infinity
+            var completedAll = true
+            var retransmissions = 0
+            for seed in faultSeeds {
+                let result = try transfer(baud: baud, faults: .issue3, seed: seed)
+                completedAll = completedAll && result.completed && result.intact
+                worstRatio = min(worstRatio, result.completed ? result.throughput / cleanThroughput[baud]! : 0)
+                retransmissions = max(retransmissions, result.retransmissions)
+            }
+            metrics.append(Metric(name: "link.faulty_completes_\(Int(baud))", value: completedAll ? 1 : 0, unit: "bool", goal: .atLeast(1)))
+            metrics.append(Metric(name: "link.faulty_throughput_vs_clean_\(Int(baud))", value: worstRatio, unit: "ratio", goal: .atLeast(0.5)))
+            metrics.append(Metric(name: "link.faulty_retransmissions_\(Int(baud))", value: Double(retransmissions), unit: "frames", goal: .none))
+        }
+
+        // The other reading of "1 % byte corruption": every byte independently, on top of the frame faults.
+        // Only small frames get through; the host's sender finds the size itself (PROTOCOL.md §6.5).
+        var perByte = VirtualLine.Faults.issue3
+        perByte.corruptRate = 0
+        perByte.byteCorruptionRate = 0.01
+        var harshCompleted = true
+        var harshWorst = Double.infinity
+        var harshChunk = 0.0
+        for seed in [7, 8, 9] as [UInt64] {
+            let harsh = try transfer(baud: 1_000_000, faults: perByte, seed: seed, limit: .seconds(3600))
+            harshCompleted = harshCompleted && harsh.completed && harsh.intact
+            harshWorst = min(harshWorst, harsh.completed ? harsh.throughput / 100_000 : 0)
+            harshChunk = max(harshChunk, harsh.meanChunk)
+        }
+        metrics.append(Metric(name: "link.byte_corruption_1pct_completes", value: harshCompleted ? 1 : 0, unit: "bool", goal: .atLeast(1)))
+        // Reported, not targeted: the issue's throughput target reads "1% byte corruption" as 1% of
+        // frames (the fault runs above). Per byte, no framed protocol with 14 bytes of overhead per
+        // frame reaches half its clean rate (PROTOCOL.md §13); this figure tracks how close we get.
+        metrics.append(Metric(name: "link.byte_corruption_1pct_throughput_share", value: harshWorst, unit: "ratio", goal: .none))
+        metrics.append(Metric(name: "link.byte_corruption_1pct_mean_chunk", value: harshChunk, unit: "bytes", goal: .none))
+        metrics.append(Metric(name: "link.clean_mean_chunk", value: clean.meanChunk, unit: "bytes", goal: .none))
+
+        var worstP99 = 0.0
+        var worstMax = 0.0
+        for seed in [101, 202, 303, 404, 505] as [UInt64] {
+            let errors = clockSyncErrors(seed: seed)
+            worstP99 = max(worstP99, percentile(errors, 0.99))
+            worstMax = max(worstMax, errors.max() ?? 0)
+        }
+        metrics.append(Metric(name: "link.clock_sync_error_p99_after_2s", value: worstP99 / 1000, unit: "ms", goal: .atMost(0.5)))
+        metrics.append(Metric(name: "link.clock_sync_error_max_after_2s", value: worstMax / 1000, unit: "ms", goal: .none))
+        return metrics
+    }
+
+    static func makeSimulation(baud: Double, faults: VirtualLine.Faults, seed: UInt64, clock: SimulatedBoardClock) -> LinkSimulation {
+        var host = LinkConfiguration(role: .host)
+        host.nonceSeed = seed
+        return LinkSimulation(
+            host: host,
+            board: LinkSimulation.boardConfiguration(maxPayload: boardMaxPayload, window: boardWindow, bootEpoch: UInt16(truncatingIfNeeded: seed)),
+            toBoard: VirtualLine(baud: baud, latency: usbJitter, faults: faults, seed: seed &* 7 &+ 1),
+            toHost: VirtualLine(baud: baud, latency: usbJitter, faults: faults, seed: seed &* 7 &+ 2),
+            boardClock: clock)
+    }
+
+    /// 64 KB of timeline bytes as UPLOAD_CHUNK messages; time from the first chunk to the last delivery.
+    /// Chunks are cut as they are queued, a few ahead of the window, each as large as the host's
+    /// `preferredPayload` at that moment (the board's maximum on a clean line).
+    static func transfer(baud: Double, faults: VirtualLine.Faults, seed: UInt64, limit: Duration = .seconds(120)) throws -> TransferResult {
+        var rng = SplitMix64(seed: seed)
+        let data = (0..<65536).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        var simulation = makeSimulation(baud: baud, faults: faults, seed: seed, clock: SimulatedBoardClock(offset: 5e8, driftPPM: 40))
+        simulation.connect()
+        simulation.run(until: simulation.now + .seconds(10)) { $0.host.isEstablished }
+        guard simulation.host.isEstablished else { throw BenchmarkError(what: "no handshake at \(baud) baud, seed \(seed)") }
+        let start = simulation.now
+        let forwardBefore = simulation.toBoard.statistics.bytesOnLine
+        let reverseBefore = simulation.toHost.statistics.bytesOnLine
+        var queuedUpTo = 0
+        var count = 0
+        var smallest = Int.max
+        var failure: (any Error)?
+        func queueChunks(_ sim: inout LinkSimulation) {
+            while queuedUpTo < data.count && sim.host.pendingReliable < queueAhead {
+                let room = sim.host.preferredPayload - 7
+                let end = min(data.count, queuedUpTo + room)
+                do {
+                    try sim.hostSend(WireMessage(.uploadChunk, [
+                        "tag": .int(Int64(count)), "handle": 0, "offset": .int(Int64(queuedUpTo)), "data": .bytes(Array(data[queuedUpTo..<end])),
+                    ]))
+                } catch {
+                    failure = error
+                    return
+                }
+                smallest = min(smallest, end - queuedUpTo)
+                queuedUpTo = end
+                count += 1
+            }
+        }
+        queueChunks(&simulation)
+        var received: [UInt8] = []
+        let completed = simulation.run(until: start + limit) { sim in
+            for (message, _) in sim.takeBoardReceived() where message.type == .uploadChunk {
+                received.append(contentsOf: message["data"]?.bytes ?? [])
+            }
+            queueChunks(&sim)
+            return received.count >= data.count || failure != nil
+        }
+        if let failure { throw failure }
+        return TransferResult(
+            completed: completed, intact: received == data, seconds: simulation.now.duration(since: start).secondsDouble,
+            dataBytes: data.count, forwardLineBytes: simulation.toBoard.statistics.bytesOnLine - forwardBefore,
+            reverseLineBytes: simulation.toHost.statistics.bytesOnLine - reverseBefore,
+            retransmissions: simulation.host.statistics.retransmissions,
+            meanChunk: Double(data.count) / Double(max(count, 1)), smallestChunk: smallest)
+    }
+
+    /// Reliable messages kept queued ahead of the board's window (twice the window: the line never idles).
+    static let queueAhead = 2 * boardWindow
+
+    /// |estimated − true| board time (µs), sampled every millisecond from 2 s to 10 s after connecting,
+    /// over a 1 Mbaud line with USB-like jitter of 0.1–1 ms each way, the board drifting 50 ppm.
+    static func clockSyncErrors(seed: UInt64) -> [Double] {
+        var rng = SplitMix64(seed: seed)
+        let clock = SimulatedBoardClock(offset: Double(rng.next() % 4_000_000_000), driftPPM: 50)
+        var simulation = makeSimulation(baud: 1_000_000, faults: .none, seed: seed, clock: clock)
+        simulation.connect()
+        let start = simulation.now
+        var errors: [Double] = []
+        var probe = start + .seconds(2)
+        while probe <= start + .seconds(10) {
+            simulation.run(until: probe)
+            if let estimate = simulation.host.clock.boardMicroseconds(at: probe) {
+                errors.append(abs(estimate - clock.microseconds(at: probe)))
+            } else {
+                errors.append(.infinity)
+            }
+            probe = probe + .milliseconds(1)
+        }
+        return errors
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .infinity }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var what: String
+    var description: String { what }
+}

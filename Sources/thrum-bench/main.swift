@@ -1,0 +1,44 @@
+import Foundation
+
+/// `swift run -c release thrum-bench SUITE...` runs the named suites (all when none is named)
+/// and prints one `METRIC` line per figure. Exit status 1 when any figure misses its target.
+struct Suite {
+    var name: String
+    var summary: String
+    var run: () throws -> [Metric]
+}
+
+let suites: [Suite] = [
+    // Each suite lives in its own file; add new ones here.
+    compileSuite,
+    rendererSuite,
+    Suite.link,
+    transportSuite,
+    differentialSuite,
+]
+
+let requested = Array(CommandLine.arguments.dropFirst())
+if requested.contains("--help") || requested.contains("-h") {
+    print("usage: thrum-bench [SUITE...]\nsuites:")
+    for suite in suites { print("  \(suite.name)\t\(suite.summary)") }
+    exit(0)
+}
+let unknown = requested.filter { name in !suites.contains { $0.name == name } }
+if !unknown.isEmpty {
+    FileHandle.standardError.write(Data("thrum-bench: unknown suite(s) \(unknown.joined(separator: ", ")); known: \(suites.map(\.name).joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+var allPassed = true
+for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+    do {
+        for metric in try suite.run() {
+            print(metric.line)
+            fflush(nil)  // flush stdout so figures appear as they are measured
+            allPassed = allPassed && metric.passed
+        }
+    } catch {
+        print("METRIC \(suite.name).error 1 count target none FAIL  # \(error)")
+        allPassed = false
+    }
+}
+exit(allPassed ? 0 : 1)

@@ -1,0 +1,3 @@
+import ThrumCommands
+
+ThrumCommand.main()

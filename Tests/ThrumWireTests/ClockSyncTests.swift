@@ -1,0 +1,78 @@
+import PropertyBased
+import Testing
+@testable import ThrumWire
+
+@Suite("Clock synchronisation")
+struct ClockSyncTests {
+    @Test("32-bit board readings extend to 64 bits across wraps, both directions")
+    func extender() {
+        var extender = BoardClockExtender()
+        #expect(extender.extend(0xFFFF_FF00) == 0xFFFF_FF00)
+        #expect(extender.extend(0x0000_0100) == 0x1_0000_0100)  // wrapped forward
+        #expect(extender.extend(0xFFFF_FFF0) == 0xFFFF_FFF0)  // a slightly older reading stays before the wrap
+        #expect(extender.extend(0x0000_0200) == 0x1_0000_0200)
+        #expect(extender.extend(0x8000_0000) == 0x1_8000_0000)
+        #expect(extender.extend(0xF000_0000) == 0x1_F000_0000)
+        #expect(extender.extend(0x0000_0001) == 0x2_0000_0001)
+    }
+
+    @Test("sample arithmetic: symmetric delays give the exact offset; the board's processing time is removed")
+    func sampleMaths() {
+        let sample = ClockSample(
+            hostSent: MonotonicInstant(nanoseconds: 1_000_000), hostReceived: MonotonicInstant(nanoseconds: 1_900_000),
+            boardReceived: 5_000_300, boardSent: 5_000_600)  // 300 µs out, 300 µs processing, 300 µs back
+        #expect(sample.roundTrip == 600)
+        #expect(sample.offset == 5_000_300 - 1_300)
+    }
+
+    @Test("the estimator recovers offset and drift from noisy samples and ignores impossible ones")
+    func estimator() async {
+        await propertyCheck(count: 40, input: Gen.uint64(), Gen.int(in: -200...200)) { seed, ppm in
+            var rng = SplitMix64(seed: seed)
+            let clock = SimulatedBoardClock(offset: Double(rng.next() % 1_000_000_000_000), driftPPM: Double(ppm))
+            var estimator = ClockSyncEstimator()
+            estimator.add(ClockSample(hostSent: MonotonicInstant(nanoseconds: 5_000_000), hostReceived: MonotonicInstant(nanoseconds: 4_000_000), boardReceived: 0, boardSent: 0))
+            #expect(estimator.estimate == nil, "negative round trip rejected")
+            var host = MonotonicInstant(nanoseconds: 1_000_000_000)
+            for _ in 0..<60 {
+                let up = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
+                let down = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
+                let arrival = host + up
+                let board = UInt64(clock.microseconds(at: arrival))
+                estimator.add(ClockSample(hostSent: host, hostReceived: arrival + down, boardReceived: board, boardSent: board))
+                host = host + .milliseconds(100)
+            }
+            let probe = host + .milliseconds(50)
+            let error = abs(estimator.boardMicroseconds(at: probe)! - clock.microseconds(at: probe))
+            #expect(error < 300, "error \(error) µs at \(ppm) ppm")
+            #expect(abs(estimator.estimate!.drift * 1e6 - Double(ppm)) < 60, "drift \(estimator.estimate!.drift * 1e6) ppm vs \(ppm)")
+            let back = estimator.hostInstant(atBoardMicroseconds: estimator.boardMicroseconds(at: probe)!)!
+            #expect(abs(Double(back.nanoseconds) - Double(probe.nanoseconds)) < 2_000)
+        }
+    }
+
+    @Test("over the virtual line with USB-like jitter, the host's board-time error stays under 0.5 ms after 2 s")
+    func overTheLink() async {
+        await propertyCheck(count: 6, input: Gen.uint64(in: 1...1_000_000), Gen.int(in: -100...100)) { seed, ppm in
+            let clock = SimulatedBoardClock(offset: Double(seed) * 3_700, driftPPM: Double(ppm))
+            var host = LinkConfiguration(role: .host)
+            host.nonceSeed = seed
+            let jitter: ClosedRange<Duration> = .microseconds(100) ... .milliseconds(1)
+            var simulation = LinkSimulation(
+                host: host, board: LinkSimulation.boardConfiguration(),
+                toBoard: VirtualLine(baud: 1_000_000, latency: jitter, seed: seed &+ 1),
+                toHost: VirtualLine(baud: 1_000_000, latency: jitter, seed: seed &+ 2), boardClock: clock)
+            simulation.connect()
+            var worst = 0.0
+            var probe = MonotonicInstant.zero + .seconds(2)
+            while probe <= .zero + .seconds(5) {
+                simulation.run(until: probe)
+                worst = max(worst, abs(simulation.host.clock.boardMicroseconds(at: probe)! - clock.microseconds(at: probe)))
+                probe = probe + .milliseconds(7)
+            }
+            #expect(worst < 500, "worst error \(worst) µs, seed \(seed), \(ppm) ppm")
+            let pings = simulation.host.statistics.pingsSent
+            #expect(pings >= 35 && pings <= 60, "8 fast pings then one per 100 ms: \(pings)")
+        }
+    }
+}

@@ -1,0 +1,344 @@
+import Testing
+@testable import ThrumWire
+
+/// The link state machine driven frame by frame, with a hand-built peer where the test needs one.
+@Suite("Link session")
+struct LinkSessionTests {
+    static func decode(_ frames: [[UInt8]]) -> [(header: FrameHeader, message: WireMessage?)] {
+        var decoder = FrameDecoder()
+        return frames.flatMap { decoder.feed($0) }.compactMap { output in
+            guard case .frame(let frame) = output else { return nil }
+            return (frame.header, try? MessageCodec.decode(frame))
+        }
+    }
+
+    static func info(nonce: Int64, major: Int64 = Int64(MessageCatalog.major)) -> WireMessage {
+        guard case .board(_, var info) = LinkSimulation.boardConfiguration().role else { fatalError() }
+        info["nonce"] = .int(nonce)
+        info["major"] = .int(major)
+        return info
+    }
+
+    static func boardFrame(_ message: WireMessage, channel: Channel = .control, epoch: UInt16, seq: UInt8 = 0, ack: UInt8 = 0, window: UInt8 = 4) -> [UInt8] {
+        let header = FrameHeader(channel: channel, epoch: epoch, seq: seq, ack: ack, window: window, type: message.type.rawValue)
+        return FrameEncoder.encode(header: header, payload: try! MessageCodec.encode(message))
+    }
+
+    /// A host that has sent HELLO and received INFO in `epoch`.
+    static func connectedHost(epoch: UInt16 = 0x0100, at now: MonotonicInstant = .zero) -> LinkSession {
+        var configuration = LinkConfiguration(role: .host)
+        configuration.clockSync.interval = nil
+        configuration.clockSync.burstCount = 0
+        var host = LinkSession(configuration: configuration)
+        host.connect(at: now)
+        let hello = decode(host.takeFrames())[0]
+        host.receive(boardFrame(info(nonce: hello.message!.int("nonce")!), epoch: epoch), at: now)
+        return host
+    }
+
+    @Test("handshake: HELLO with epoch 0, then INFO opens the session in the board's epoch")
+    func handshake() throws {
+        var host = LinkSession(configuration: LinkConfiguration(role: .host))
+        host.connect(at: .zero)
+        let sent = Self.decode(host.takeFrames())
+        #expect(sent.count == 1)
+        #expect(sent[0].header.epoch == 0 && sent[0].header.channel == .control)
+        let hello = try #require(sent[0].message)
+        #expect(hello.type == .hello)
+        #expect(hello.int("major") == Int64(MessageCatalog.major))
+
+        host.receive(Self.boardFrame(Self.info(nonce: 1234), epoch: 0x77), at: .zero)  // wrong nonce: ignored
+        #expect(!host.isEstablished)
+        host.receive(Self.boardFrame(Self.info(nonce: hello.int("nonce")!), epoch: 0x77), at: .zero)
+        #expect(host.isEstablished)
+        #expect(host.epoch == 0x77)
+        #expect(host.peerMaxPayload == 512)
+        #expect(host.takeEvents().contains { if case .connected(let info) = $0 { info.type == .info } else { false } })
+    }
+
+    @Test("HELLO is repeated until INFO arrives, then the handshake gives up loudly")
+    func helloRetries() {
+        var configuration = LinkConfiguration(role: .host)
+        configuration.helloAttempts = 3
+        var host = LinkSession(configuration: configuration)
+        host.connect(at: .zero)
+        var hellos = Self.decode(host.takeFrames()).count
+        while let deadline = host.nextDeadline {
+            host.advance(to: deadline)
+            hellos += Self.decode(host.takeFrames()).count
+        }
+        #expect(hellos == 3)
+        #expect(host.takeEvents() == [.failed(.handshakeTimedOut(attempts: 3))])
+    }
+
+    @Test("a board with another major version is reported with both versions")
+    func versionMismatch() throws {
+        var host = LinkSession(configuration: LinkConfiguration(role: .host))
+        host.connect(at: .zero)
+        let nonce = try #require(Self.decode(host.takeFrames())[0].message?.int("nonce"))
+        var info = Self.info(nonce: nonce, major: Int64(MessageCatalog.major) + 1)
+        info["minor"] = 3
+        host.receive(Self.boardFrame(info, epoch: 9), at: .zero)
+        #expect(!host.isEstablished)
+        #expect(host.takeEvents() == [.versionMismatch(host: .current, board: ProtocolVersion(major: MessageCatalog.major + 1, minor: 3))])
+        #expect(throws: LinkError.notConnected) { try host.send(WireMessage(.engineStart, ["tag": 1]), at: .zero) }
+    }
+
+    @Test("the board role answers a HELLO of another major with INFO but accepts nothing else")
+    func boardRefusesOtherMajor() {
+        var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 5))
+        let hello = WireMessage(.hello, ["major": .int(Int64(MessageCatalog.major) + 1), "minor": 0, "max_payload": 1024, "window": 8, "nonce": 42])
+        board.receive(FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello)), at: .zero)
+        let answer = Self.decode(board.takeFrames())
+        #expect(answer.first?.message?.type == .info)
+        #expect(board.takeEvents() == [.versionMismatch(host: ProtocolVersion(major: MessageCatalog.major + 1, minor: 0), board: .current)])
+        let command = FrameEncoder.encode(header: FrameHeader(channel: .reliable, epoch: board.epoch, seq: 1, type: MessageType.engineStart.rawValue), payload: [1, 0])
+        board.receive(command, at: .zero)
+        #expect(board.takeEvents().isEmpty)
+    }
+
+    @Test("a repeated HELLO with the same nonce repeats INFO without starting a new epoch")
+    func duplicateHello() {
+        var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 5))
+        let hello = WireMessage(.hello, ["major": .int(Int64(MessageCatalog.major)), "minor": 0, "max_payload": 1024, "window": 8, "nonce": 42])
+        let frame = FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello))
+        board.receive(frame, at: .zero)
+        let first = Self.decode(board.takeFrames())
+        board.receive(frame, at: .zero)
+        let second = Self.decode(board.takeFrames())
+        #expect(first.map(\.header.epoch) == [6])
+        #expect(second.map(\.header.epoch) == [6])
+        #expect(second.first?.message?.int("nonce") == 42)
+        var another = hello
+        another["nonce"] = 43
+        board.receive(FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(another)), at: .zero)
+        #expect(Self.decode(board.takeFrames()).map(\.header.epoch) == [7])
+    }
+
+    @Test("a frame from a new epoch is a peer reset: reported, pending messages discarded, new handshake")
+    func peerReset() throws {
+        var host = Self.connectedHost(epoch: 0x0100)
+        _ = host.takeEvents()
+        try host.send(WireMessage(.engineStart, ["tag": 1]), at: .zero)
+        try host.send(WireMessage(.engineStop, ["tag": 2]), at: .zero)
+        _ = host.takeFrames()
+        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 0x0900), at: .zero)
+        #expect(host.takeEvents() == [.peerReset(previousEpoch: 0x0100, newEpoch: 0x0900, discardedMessages: 2)])
+        #expect(!host.isEstablished)
+        #expect(Self.decode(host.takeFrames()).first?.message?.type == .hello)
+        #expect(host.pendingReliable == 0)
+    }
+
+    @Test("the board role drops frames of another epoch and tells its epoch at once")
+    func boardStaleEpoch() {
+        var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 0x3000))
+        let stale = FrameEncoder.encode(header: FrameHeader(channel: .reliable, epoch: 0x2FFF, seq: 1, type: MessageType.engineStart.rawValue), payload: [1, 0])
+        board.receive(stale, at: .zero)
+        let answer = Self.decode(board.takeFrames())
+        #expect(answer.map(\.header.epoch) == [0x3000])
+        #expect(answer.first?.message?.type == .ack)
+        #expect(board.takeEvents().isEmpty)
+        #expect(board.statistics.staleEpoch == 1)
+    }
+
+    @Test("an unknown message type is answered with ERROR naming it, and still acknowledged")
+    func unknownType() throws {
+        var host = Self.connectedHost(epoch: 0x0100)
+        _ = host.takeEvents()
+        let header = FrameHeader(channel: .reliable, epoch: 0x0100, seq: 1, ack: 0, window: 4, type: 0xEE)
+        host.receive(FrameEncoder.encode(header: header, payload: [1, 2, 3]), at: .zero)
+        #expect(host.takeEvents() == [.undecodable(.unknownType(0xEE), .reliable)])
+        let replies = Self.decode(host.takeFrames())
+        let error = try #require(replies.first { $0.message?.type == .error })
+        #expect(error.header.channel == .reliable)
+        #expect(error.header.ack == 1)
+        #expect(error.message?.int("ref_type") == 0xEE)
+        #expect(error.message?.int("status") == 13)
+        #expect(error.message?["detail"]?.string?.contains("238") == true)
+    }
+
+    @Test("a message from the wrong direction is answered like an unknown one")
+    func wrongDirection() throws {
+        var host = Self.connectedHost(epoch: 0x0100)
+        _ = host.takeEvents()
+        let upload = WireMessage(.uploadBegin, ["tag": 1, "size": 10, "hash": 0])
+        host.receive(Self.boardFrame(upload, channel: .reliable, epoch: 0x0100, seq: 1), at: .zero)
+        #expect(host.takeEvents() == [.undecodable(.wrongDirection(message: "UPLOAD_BEGIN"), .reliable)])
+        #expect(throws: LinkError.wrongDirection(.info)) { try host.send(Self.info(nonce: 1), at: .zero) }
+    }
+
+    @Test("realtime frames: newest wins, stale and duplicate ones are dropped")
+    func realtimeNewestWins() {
+        var host = Self.connectedHost(epoch: 0x0100)
+        _ = host.takeEvents()
+        let log = WireMessage(.log, ["level": 1, "text": "x"])  // any board message; channel is what matters here
+        for seq: UInt8 in [5, 4, 6, 6, 200, 7, 70] {
+            let header = FrameHeader(channel: .realtime, epoch: 0x0100, seq: seq, window: 4, type: MessageType.log.rawValue)
+            host.receive(FrameEncoder.encode(header: header, payload: try! MessageCodec.encode(log)), at: .zero)
+        }
+        // 5 first; 4 stale; 6 newer; 6 duplicate; 200 newer (194 ahead? no: 6→200 is 194, outside 1…191: stale); 7 newer; 70 newer
+        #expect(host.takeEvents().count == 4)
+        #expect(host.statistics.staleRealtime == 3)
+    }
+
+    @Test("NewestWinsFilter accepts 1…191 ahead, refuses equal and up to 64 behind")
+    func newestWinsFilter() {
+        var filter = NewestWinsFilter()
+        let verdicts = [250, 250 &+ 191, 250 &+ 191, 250 &+ 191 &- 64, 250 &+ 191 &+ 1].map { filter.accept($0) }
+        #expect(verdicts == [true, true, false, false, true])
+    }
+
+    @Test("reliable receive: in order delivered, duplicates re-acknowledged, a gap NAKed once")
+    func reliableReceive() {
+        var host = Self.connectedHost(epoch: 0x0100)
+        _ = host.takeEvents()
+        _ = host.takeFrames()
+        func deliver(_ seq: UInt8) -> [(header: FrameHeader, message: WireMessage?)] {
+            host.receive(Self.boardFrame(WireMessage(.result, ["tag": .int(Int64(seq)), "status": 0]), channel: .reliable, epoch: 0x0100, seq: seq), at: .zero)
+            return Self.decode(host.takeFrames())
+        }
+        #expect(deliver(1).map(\.header.ack) == [1])
+        #expect(deliver(1).map(\.header.ack) == [1])  // duplicate: ack again
+        let gap = deliver(3)
+        #expect(gap.map(\.header.ack) == [1])
+        #expect(gap.map(\.header.nak) == [true])
+        #expect(deliver(4).map(\.header.nak) == [false])  // one NAK per gap
+        #expect(deliver(2).map(\.header.ack) == [2])
+        let delivered = host.takeEvents().compactMap { event -> Int64? in
+            if case .received(let message, .reliable) = event { message.int("tag") } else { nil }
+        }
+        #expect(delivered == [1, 2])
+        #expect(host.statistics.duplicates == 1)
+        #expect(host.statistics.outOfOrder == 2)
+    }
+
+    @Test("reliable send: window respected, cumulative ack frees, timeout resends the oldest, then the link fails loudly")
+    func reliableSend() throws {
+        var configuration = LinkConfiguration(role: .host)
+        configuration.clockSync.interval = nil
+        configuration.clockSync.burstCount = 0
+        configuration.maxTransmissions = 3
+        var host = LinkSession(configuration: configuration)
+        host.connect(at: .zero)
+        let nonce = Self.decode(host.takeFrames())[0].message!.int("nonce")!
+        var info = Self.info(nonce: nonce)
+        info["window"] = 2
+        host.receive(Self.boardFrame(info, epoch: 1), at: .zero)
+        for tag in 1...5 { try host.send(WireMessage(.engineStart, ["tag": .int(Int64(tag))]), at: .zero) }
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [1, 2])  // INFO.window = 2
+
+        let t1 = MonotonicInstant.zero + .milliseconds(20)
+        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 1, window: 2), at: t1)
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [3])
+        #expect(host.pendingReliable == 4)
+
+        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 1, window: 2), at: t1)  // duplicate ack: nothing
+        #expect(Self.decode(host.takeFrames()).isEmpty)
+
+        var transmissions = 0
+        while let deadline = host.nextDeadline, transmissions < 10 {
+            host.advance(to: deadline)
+            let resent = Self.decode(host.takeFrames()).map(\.header.seq)
+            if !resent.isEmpty {
+                #expect(resent == [2], "a timeout resends the oldest frame only")
+                transmissions += 1
+            }
+        }
+        // The first expiry does not count towards giving up: the board's ack at t1 came after frame 2 left,
+        // so the line was alive. The next three find the board silent since the resend.
+        #expect(transmissions == 3)
+        #expect(host.takeEvents().contains(.failed(.retransmissionLimit(seq: 2, transmissions: 3))))
+    }
+
+    /// A host with frames 1…3 in flight, the first round trip measured at 20 ms, and frame 1 timed out.
+    static func hostAfterTimeout() throws -> (LinkSession, MonotonicInstant) {
+        var host = connectedHost(epoch: 1)
+        try host.send(WireMessage.engineStart(tag: 0), at: .zero)
+        _ = host.takeFrames()
+        host.receive(boardFrame(WireMessage(.ack), epoch: 1, ack: 1, window: 4), at: .zero + .milliseconds(20))
+        for tag in 1...3 { try host.send(WireMessage.engineStart(tag: UInt16(tag)), at: .zero + .milliseconds(20)) }
+        #expect(decode(host.takeFrames()).map(\.header.seq) == [2, 3, 4])
+        let deadline = try #require(host.nextDeadline)
+        host.advance(to: deadline)
+        #expect(decode(host.takeFrames()).map(\.header.seq) == [2])
+        return (host, deadline)
+    }
+
+    @Test("after a timeout, a late acknowledgement of the resent frame resends the frames the receiver dropped")
+    func timeoutRecovery() throws {
+        var (host, timedOut) = try Self.hostAfterTimeout()
+        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 2, window: 4), at: timedOut + .milliseconds(15))
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [3, 4])
+    }
+
+    @Test("after a spurious timeout, a prompt acknowledgement of the original sends nothing again")
+    func spuriousTimeout() throws {
+        var (host, timedOut) = try Self.hostAfterTimeout()
+        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 3, window: 4), at: timedOut + .milliseconds(1))
+        #expect(Self.decode(host.takeFrames()).isEmpty)
+        #expect(host.pendingReliable == 1)
+    }
+
+    @Test("NAK makes the sender resend from the gap at once")
+    func nakResend() throws {
+        var host = Self.connectedHost(epoch: 1)
+        for tag in 1...3 { try host.send(WireMessage(.engineStart, ["tag": .int(Int64(tag))]), at: .zero) }
+        _ = host.takeFrames()
+        let header = FrameHeader(channel: .control, nak: true, epoch: 1, ack: 1, window: 4, type: 0)
+        host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(10))  // round trip 10 ms
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [2, 3])
+        host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(12))
+        #expect(Self.decode(host.takeFrames()).isEmpty, "a repeated NAK within a round trip is ignored")
+        host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(25))
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [2, 3], "a NAK after a round trip is honoured again")
+    }
+
+    @Test("the retransmission timeout adapts to the round trip (RFC 6298 with an srtt/2 floor)")
+    func retransmissionTimer() {
+        var timer = RetransmissionTimer(initial: .milliseconds(500), minimum: .milliseconds(10), maximum: .seconds(4))
+        for _ in 0..<30 { timer.record(sample: .milliseconds(40)) }
+        #expect(timer.timeout >= .milliseconds(59) && timer.timeout <= .milliseconds(61))
+        timer.backOff()
+        #expect(timer.timeout >= .milliseconds(118))
+        for _ in 0..<30 { timer.record(sample: .microseconds(100)) }
+        #expect(timer.timeout == .milliseconds(10))
+    }
+
+    @Test("send refuses when the queue is full")
+    func queueFull() throws {
+        var configuration = LinkConfiguration(role: .host)
+        configuration.maxQueuedMessages = 2
+        var host = LinkSession(configuration: configuration)
+        host.connect(at: .zero)
+        let nonce = Self.decode(host.takeFrames())[0].message!.int("nonce")!
+        host.receive(Self.boardFrame(Self.info(nonce: nonce), epoch: 1), at: .zero)
+        try host.send(WireMessage(.engineStart, ["tag": 1]), at: .zero)
+        try host.send(WireMessage(.engineStart, ["tag": 2]), at: .zero)
+        #expect(throws: LinkError.queueFull(limit: 2)) { try host.send(WireMessage(.engineStart, ["tag": 3]), at: .zero) }
+    }
+}
+
+@Suite("Keep-alive")
+struct KeepAliveTests {
+    @Test("the host pings often enough for the board's stated keep-alive")
+    func pingsWithinKeepAlive() throws {
+        var configuration = LinkConfiguration(role: .host)
+        configuration.clockSync.burstCount = 0
+        configuration.clockSync.interval = .seconds(1)
+        var host = LinkSession(configuration: configuration)
+        host.connect(at: .zero)
+        let nonce = try #require(LinkSessionTests.decode(host.takeFrames())[0].message?.int("nonce"))
+        var info = LinkSessionTests.info(nonce: nonce)
+        info["keepalive_ms"] = 300
+        host.receive(LinkSessionTests.boardFrame(info, epoch: 1), at: .zero)
+        var pingTimes: [MonotonicInstant] = []
+        while let deadline = host.nextDeadline, deadline < .zero + .seconds(1) {
+            host.advance(to: deadline)
+            if LinkSessionTests.decode(host.takeFrames()).contains(where: { $0.message?.type == .ping }) { pingTimes.append(deadline) }
+        }
+        #expect(pingTimes.count >= 9)
+        for (earlier, later) in zip(pingTimes, pingTimes.dropFirst()) {
+            #expect(later.duration(since: earlier) <= .milliseconds(100))
+        }
+    }
+}
