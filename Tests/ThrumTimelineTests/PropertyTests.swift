@@ -32,7 +32,7 @@ struct PropertyTests {
 
     @Test("random patterns render within the stated bound")
     func renderedBound() async throws {
-        await propertyCheck(count: 40, input: Generators.saneGenerator) { pattern in
+        await propertyCheck(count: 100, input: Generators.saneGenerator) { pattern in
             let decoded = try TimelineDecoder.decode(TimelineCompiler.compile(pattern)).toPattern()
             let report = RenderingBound.check(original: pattern, decoded: decoded)
             #expect(report.passed, "\(report.worstLane) \(report.worstRatio)× the allowance at \(report.worstAt) s")
@@ -52,6 +52,38 @@ struct PropertyTests {
         let report = RenderingBound.check(original: pattern, decoded: decoded)
         #expect(report.passed, "\(report.worstLane) \(report.worstRatio)× the allowance at \(report.worstAt) s")
         #expect(RenderingBound.delta(for: pattern) > 0.01, "δ includes the timing control's table shift")
+    }
+
+    /// Found by the property above (seed 4TlVqlRQ…): a 50 ms event whose 58 ms attack is cut short
+    /// by its release peaks at d/A; rounding d up a tick raises that peak above anything the
+    /// original reaches, which the bound must allow for.
+    @Test("a release that begins during the attack stays within the stated bound")
+    func midAttackReleaseBound() throws {
+        var event = HapticEvent.continuous(at: 2.164221264433701, duration: 0.05041303446192691, intensity: 0.94584036)
+        event.parameters += [EventParameter(.attackTime, 0.37043494), EventParameter(.releaseTime, 0.2660061)]
+        let pattern = HapticPattern(events: [event])
+        let decoded = try TimelineDecoder.decode(TimelineCompiler.compile(pattern)).toPattern()
+        let report = RenderingBound.check(original: pattern, decoded: decoded)
+        #expect(report.passed, "\(report.worstLane) \(report.worstRatio)× the allowance at \(report.worstAt) s")
+    }
+
+    /// Found by the property above: a decay-time control curve that falls steeply just where the
+    /// decay begins. The decay reads its control at that instant, and rounding moves the instant
+    /// against the curve, so the decay's length follows the curve's change there.
+    @Test("a timing control read on a steep part of its curve stays within the stated bound")
+    func timingControlReadBound() throws {
+        var event = HapticEvent.continuous(at: 0.0004, duration: 1, intensity: 0.76)
+        event.parameters += [EventParameter(.attackTime, 0.767), EventParameter(.decayTime, 0.877), EventParameter(.sustained, 0)]
+        let attack = EnvelopeTiming.seconds(for: 0.767)
+        let pattern = HapticPattern(events: [event], parameterCurves: [
+            ParameterCurve(.hapticDecayTimeControl, time: 0, controlPoints: [
+                ControlPoint(time: attack - 0.002, value: 0), ControlPoint(time: attack + 0.003, value: -0.5),
+            ]),
+        ])
+        let decoded = try TimelineDecoder.decode(TimelineCompiler.compile(pattern)).toPattern()
+        let report = RenderingBound.check(original: pattern, decoded: decoded)
+        #expect(report.passed, "\(report.worstLane) \(report.worstRatio)× the allowance at \(report.worstAt) s")
+        #expect(RenderingBound.delta(for: pattern) > 0.05, "δ follows the control across the read instant")
     }
 
     @Test("compiling the decoded pattern again gives the same bytes (quantisation is idempotent)")
@@ -129,3 +161,4 @@ struct MutationReachTests {
         #expect(accepted > 0)
     }
 }
+

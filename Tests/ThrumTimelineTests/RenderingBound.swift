@@ -37,8 +37,38 @@ enum RenderingBound {
         if pattern.parameters.contains(where: { timingControls.contains($0.id) })
             || pattern.parameterCurves.contains(where: { timingControls.contains($0.id) }) {
             worst = max(worst, steepestShift(valueError: 1.0 / 510 + 1.0 / 254))
+            worst = max(worst, controlReadShift(pattern, reach: 0.001 + worst))
         }
         return 0.001 + worst
+    }
+
+    /// A segment reads its timing control when it begins (SEMANTICS.md §4.4). Rounding moves that
+    /// instant relative to the control's entries by up to a tick (plus the attack's own change, for
+    /// the decay), so where the control moves there, the segment may take the length of any value
+    /// the control has within that reach: the largest such change over the pattern's events.
+    static func controlReadShift(_ pattern: HapticPattern, reach attackReach: Double) -> Double {
+        let layer = ControlLayer(authoredBy: pattern)
+        var worst = 0.0
+        for span in ReferenceRenderer.eventSpans(of: pattern) where span.type == .hapticContinuous {
+            guard let envelope = span.envelope else { continue }
+            let event = pattern.events[span.eventIndex]
+            let reads: [(EventParameterID, DynamicParameterID, Double, Double)] = [
+                (.attackTime, .hapticAttackTimeControl, span.start, 0.001),
+                (.decayTime, .hapticDecayTimeControl, span.start + envelope.attack, attackReach),
+                (.releaseTime, .hapticReleaseTimeControl, span.start + envelope.duration, 0.001),
+            ]
+            for (parameter, control, instant, reach) in reads where layer.hasEntries(for: control) {
+                let length = { (time: Double) in
+                    EnvelopeTiming.seconds(for: ParameterRange.unit.clamp(event.value(of: parameter) + layer.value(of: control, at: time)))
+                }
+                let nominal = length(instant)
+                for step in 0...400 {
+                    let time = instant - reach + 2 * reach * Double(step) / 400
+                    worst = max(worst, abs(length(time) - nominal))
+                }
+            }
+        }
+        return worst
     }
 
     /// The largest |T(x + e) − T(x)| over the attack/decay/release table for values 0…1.
@@ -56,51 +86,110 @@ enum RenderingBound {
         let end = max(ReferenceRenderer.renderedDuration(of: original), ReferenceRenderer.renderedDuration(of: decoded)) + 0.05
         let a = ReferenceRenderer.render(original, sampleRate: sampleRate, duration: end)
         let b = ReferenceRenderer.render(decoded, sampleRate: sampleRate, duration: end)
-        let window = Int((delta(for: original) * sampleRate).rounded(.up))
+        let delta = delta(for: original)
+        let window = Int((delta * sampleRate).rounded(.up))
         let spans = ReferenceRenderer.eventSpans(of: original).filter { $0.type.isHaptic } + ReferenceRenderer.eventSpans(of: decoded).filter { $0.type.isHaptic }
-        let counts = soundingCounts(spans, samples: a.intensity.values.count, window: window)
-
-        // The original between samples: its values at every breakpoint and just before it, so a
-        // gap or peak narrower than a sample period still counts as part of its range.
-        let extra = breakpointValues(of: original)
-        var report = Report()
         let count = min(a.intensity.values.count, b.intensity.values.count)
+        let counts = soundingCounts(spans, samples: count, window: window)
+        let peaks = midAttackPeakAllowances(of: original, delta: delta, samples: count)
+        let intensityRange = eventwiseIntensityRange(of: original, samples: count, window: window)
+        let sharpnessRange = windowedRange(a.sharpness.values, from: 0, window: window, extras: breakpointValues(of: original).map { ($0.time, $0.sharpness) })
+
+        var report = Report()
         report.samples = count
-        var first = 0
-        let extraTimes = extra.map(\.time)
-        let originalIntensity = a.intensity.values, originalSharpness = a.sharpness.values
-        for k in 0..<count {
-            let low = max(0, k - window), high = min(count - 1, k + window)
-            let from = Double(low) / sampleRate, to = Double(high) / sampleRate
-            while first < extra.count && extraTimes[first] < from { first += 1 }
-            var last = first
-            while last < extra.count && extraTimes[last] <= to { last += 1 }
-            let allowance = epsilonPerEvent * Float(max(1, counts[k]))
-            func judge(_ lane: String, _ original: [Float], _ value: Float, _ extraValue: (Int) -> Float) {
-                var lo = original[low], hi = original[low]
-                for index in low...high {
-                    lo = min(lo, original[index])
-                    hi = max(hi, original[index])
-                }
-                for index in first..<last {
-                    lo = min(lo, extraValue(index))
-                    hi = max(hi, extraValue(index))
-                }
-                let excess = max(lo - value, value - hi, 0)
-                let ratio = excess / allowance
-                if ratio > report.worstRatio {
-                    report.worstRatio = ratio
-                    report.worstAt = Double(k) / sampleRate
-                    report.worstLane = lane
-                }
+        func judge(_ lane: String, _ k: Int, _ value: Float, _ range: (lo: Float, hi: Float), _ allowance: Float) {
+            let ratio = max(range.lo - value, value - range.hi, 0) / allowance
+            if ratio > report.worstRatio {
+                report.worstRatio = ratio
+                report.worstAt = Double(k) / sampleRate
+                report.worstLane = lane
             }
-            judge("intensity", originalIntensity, b.intensity.values[k]) { extra[$0].intensity }
+        }
+        let originalIntensity = a.intensity.values
+        for k in 0..<count {
+            let allowance = epsilonPerEvent * Float(max(1, counts[k])) + peaks[k]
+            judge("intensity", k, b.intensity.values[k], (min(1, intensityRange.lo[k]), min(1, intensityRange.hi[k])), allowance)
+            let low = max(0, k - window), high = min(count - 1, k + window)
             if originalIntensity[k] > sharpnessFloor, b.intensity.values[k] > sharpnessFloor,
                originalIntensity[low...high].min()! > sharpnessFloor {
-                judge("sharpness", originalSharpness, b.sharpness.values[k]) { extra[$0].sharpness }
+                judge("sharpness", k, b.sharpness.values[k], (sharpnessRange.lo[k], sharpnessRange.hi[k]), allowance)
             }
         }
         return report
+    }
+
+    /// The intensity range event by event and factor by factor. Rounding moves every instant on
+    /// its own: one event may start ½ tick early while its neighbour ends ½ tick late, and an event
+    /// may move one way while the intensity control's curve moves the other. So each event's
+    /// level × gain lies within its own range over ±δ, the control within its range over ±δ, each
+    /// event's contribution within the product of the two ranges (all factors are ≥ 0), and the
+    /// mix within the sum of those (clipped at 1, as the mix is).
+    private static func eventwiseIntensityRange(of pattern: HapticPattern, samples: Int, window: Int) -> (lo: [Float], hi: [Float]) {
+        var withoutControl = pattern
+        withoutControl.parameters.removeAll { $0.id == .hapticIntensityControl }
+        withoutControl.parameterCurves.removeAll { $0.id == .hapticIntensityControl }
+        let control = intensityControlRange(of: pattern, samples: samples, window: window)
+        var lo = [Float](repeating: 0, count: samples), hi = lo
+        for span in ReferenceRenderer.eventSpans(of: pattern) where span.type.isHaptic {
+            var alone = withoutControl
+            alone.events = [pattern.events[span.eventIndex]]
+            // Silent outside its span: render the span with a margin of a window and a sample each side.
+            let first = max(0, Int((span.start * sampleRate).rounded(.down)) - window - 1)
+            let last = min(samples - 1, Int((span.end * sampleRate).rounded(.up)) + window + 1)
+            guard first <= last else { continue }
+            let values = ReferenceRenderer.render(
+                [Playback(pattern: alone, startTime: 0)], channels: 1, sampleRate: sampleRate,
+                from: Double(first) / sampleRate, to: Double(last) / sampleRate)[0].intensity.values
+            let extras = breakpointValues(of: alone).map { ($0.time, $0.intensity) }
+            let gain = windowedRange(values, from: first, window: window, extras: extras)
+            for index in 0..<values.count {
+                lo[first + index] += gain.lo[index] * control.lo[first + index]
+                hi[first + index] += gain.hi[index] * control.hi[first + index]
+            }
+        }
+        return (lo, hi)
+    }
+
+    /// The authored intensity control's range over ±window at every sample.
+    private static func intensityControlRange(of pattern: HapticPattern, samples: Int, window: Int) -> (lo: [Float], hi: [Float]) {
+        let layer = ControlLayer(authoredBy: pattern)
+        let value = { (time: Double) in layer.value(of: .hapticIntensityControl, at: time) }
+        var instants = pattern.parameters.filter { $0.id == .hapticIntensityControl }.map(\.time)
+        for curve in pattern.parameterCurves where curve.id == .hapticIntensityControl {
+            instants += [curve.time] + curve.controlPoints.map { curve.time + $0.time }
+        }
+        let extras = Set(instants.filter(\.isFinite)).sorted().flatMap { instant in
+            [(instant - 1e-9, value(instant - 1e-9)), (instant, value(instant))]
+        }
+        let values = (0..<samples).map { value(Double($0) / sampleRate) }
+        return windowedRange(values, from: 0, window: window, extras: extras)
+    }
+
+    /// At every sample, the least and greatest of `values` (samples `from…`) over ±window samples,
+    /// and of `extras` (sorted by time) in that window: a lane's values at the instants where it
+    /// can jump or turn, so a gap or peak narrower than a sample period still counts.
+    private static func windowedRange(_ values: [Float], from: Int, window: Int, extras: [(time: Double, value: Float)]) -> (lo: [Float], hi: [Float]) {
+        var lo = [Float](repeating: 0, count: values.count), hi = lo
+        var firstExtra = 0
+        for k in 0..<values.count {
+            let low = max(0, k - window), high = min(values.count - 1, k + window)
+            let fromTime = Double(from + k - window) / sampleRate, toTime = Double(from + k + window) / sampleRate
+            var least = values[low], greatest = values[low]
+            for index in low...high {
+                least = min(least, values[index])
+                greatest = max(greatest, values[index])
+            }
+            while firstExtra < extras.count && extras[firstExtra].time < fromTime { firstExtra += 1 }
+            var index = firstExtra
+            while index < extras.count && extras[index].time <= toTime {
+                least = min(least, extras[index].value)
+                greatest = max(greatest, extras[index].value)
+                index += 1
+            }
+            lo[k] = least
+            hi[k] = greatest
+        }
+        return (lo, hi)
     }
 
     /// Every instant where the original's output may jump or turn, with its value there and
@@ -129,6 +218,23 @@ enum RenderingBound {
             }
         }
         return values
+    }
+
+    /// A release that begins during the attack stops the ramp at `I × d/A`, a level the original
+    /// reaches only there. Rounding moves `d` by up to a tick and `A` by up to ΔL, so the decoded
+    /// peak may stand up to `I × δ / A` above it (TIMELINE.md §2): allowed from `δ` before the
+    /// release begins until `δ` after the event ends.
+    private static func midAttackPeakAllowances(of pattern: HapticPattern, delta: Double, samples: Int) -> [Float] {
+        var allowances = [Float](repeating: 0, count: samples)
+        for span in ReferenceRenderer.eventSpans(of: pattern) where span.type.isHaptic {
+            guard let envelope = span.envelope, envelope.attack > 0, envelope.duration < envelope.attack else { continue }
+            let intensity = pattern.events[span.eventIndex].value(of: .hapticIntensity)
+            let extra = intensity * Float(delta / envelope.attack)
+            let first = max(0, Int(((span.start + envelope.duration - delta) * sampleRate).rounded(.down)))
+            let last = min(samples, Int(((span.end + delta) * sampleRate).rounded(.up)) + 1)
+            for index in first..<max(first, last) { allowances[index] += extra }
+        }
+        return allowances
     }
 
     /// How many events may sound within ±window samples of each sample (either pattern).
