@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ThrumTransport", targets: ["ThrumTransport"]),
         .library(name: "ThrumSimulator", targets: ["ThrumSimulator"]),
         .library(name: "ThrumSerial", targets: ["ThrumSerial"]),
+        .library(name: "Thrum", targets: ["Thrum"]),
         .executable(name: "thrum", targets: ["thrum"]),
         .executable(name: "thrum-bench", targets: ["thrum-bench"]),
     ],
@@ -56,6 +57,11 @@ let package = Package(
         .target(
             name: "ThrumSimulator",
             dependencies: ["ThrumFirmwareCore", "ThrumTransport", "ThrumWire", "ThrumTimeline", "ThrumModel"]
+        ),
+        // HapticEngine and players: patterns played on a board over the link (sim, pty, serial, usb:).
+        .target(
+            name: "Thrum",
+            dependencies: ["ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSerial", "ThrumSimulator"]
         ),
         // The command tree of the `thrum` tool, as a library so tests can drive it.
         .target(
@@ -103,6 +109,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumSimulator", "ThrumTransport", "ThrumWire"]),
         .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline"]),
     ]
 )

@@ -24,8 +24,14 @@ public struct SimulatorServer: Sendable {
         return (host, try SimulatorServer(configuration: configuration, transport: board))
     }
 
-    /// Runs until the task is cancelled or the transport closes or disconnects; then returns.
+    /// Runs in real time until the task is cancelled or the transport closes or disconnects; then returns.
     public func run() async throws {
+        try await run(on: ContinuousClock())
+    }
+
+    /// Runs on `clock` (a test's manual clock, so the board moves only when the test moves time)
+    /// until the task is cancelled or the transport closes or disconnects; then returns.
+    public func run<C: Clock>(on clock: C) async throws where C.Duration == Duration {
         let flash = try configuration.slotCount > 0
             ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: flashFile) : nil
         let board = try SimulatedBoard(configuration, flash: flash)
@@ -39,7 +45,6 @@ public struct SimulatorServer: Sendable {
             inbox.finish()
         }
         defer { reader.cancel() }
-        let clock = ContinuousClock()
         let start = clock.now
         let period = Duration.microseconds(max(1000, 1_000_000 / configuration.tickRate))
         var wake = start
@@ -54,7 +59,7 @@ public struct SimulatorServer: Sendable {
             }
             if finished { return }
             wake = max(wake.advanced(by: period), clock.now)
-            do { try await clock.sleep(until: wake) } catch { return }
+            do { try await clock.sleep(until: wake, tolerance: nil) } catch { return }
         }
     }
 }

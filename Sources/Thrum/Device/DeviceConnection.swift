@@ -1,0 +1,33 @@
+import ThrumSerial
+import ThrumSimulator
+import ThrumTransport
+
+/// An opened device: the transport to the board and, for the embedded simulator, the task that
+/// runs the simulated board.
+struct DeviceConnection: Sendable {
+    var transport: any ByteTransport
+    var simulator: Task<Void, Never>?
+
+    /// Opens `address`. The embedded simulator runs on `clock` when one is given (tests), in real
+    /// time otherwise.
+    static func open(_ address: DeviceAddress, simulator configuration: BoardConfiguration, manualClock: ManualClock?) throws -> DeviceConnection {
+        switch address {
+        case .simulator:
+            let (host, server) = try SimulatorServer.inProcess(configuration: configuration)
+            let task = Task<Void, Never> {
+                do {
+                    if let manualClock { try await server.run(on: manualClock) } else { try await server.run() }
+                } catch {}  // the simulator ends when the engine closes its end
+            }
+            return DeviceConnection(transport: host, simulator: task)
+        case .path, .usb:
+            do {
+                return DeviceConnection(transport: try SerialDevice.open(address.description).transport, simulator: nil)
+            } catch let error as TransportError {
+                throw HapticEngineError.openFailed(device: address.description, cause: error.description)
+            } catch {
+                throw HapticEngineError.openFailed(device: address.description, cause: "\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Hands every event to each subscriber's own stream: several tasks may watch an engine at once
+/// (an `AsyncStream` has one consumer). A subscriber sees the events after it subscribed.
+final class EventBroadcast<Event: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
+
+    func subscribe() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.subscribers.removeValue(forKey: id) }
+        }
+        lock.withLock { subscribers[id] = continuation }
+        return stream
+    }
+
+    func yield(_ event: Event) {
+        for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.yield(event) }
+    }
+
+    /// Ends every subscriber's stream.
+    func finish() {
+        for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.finish() }
+    }
+}

@@ -1,0 +1,333 @@
+import Foundation
+import ThrumModel
+import ThrumSimulator
+import ThrumTimeline
+import ThrumTransport
+import ThrumWire
+
+/// A connection to one haptic board, in the manner of Core Haptics' `CHHapticEngine`: start it,
+/// make players for patterns, and play them. Times are seconds on the board's clock
+/// (``currentTime``), which the engine keeps in step with the host by clock synchronisation.
+///
+/// ```swift
+/// let engine = try HapticEngine()                  // THRUM_DEVICE, else the embedded simulator
+/// try await engine.start()
+/// let player = try await engine.makePlayer(with: pattern)
+/// try await player.start(atTime: HapticEngine.timeImmediate)
+/// ```
+public actor HapticEngine {
+    /// Pass as a time to mean "as soon as possible" (Core Haptics' `CHHapticTimeImmediate`).
+    public static let timeImmediate: TimeInterval = 0
+
+    public let device: DeviceAddress
+    private let clock: any EngineClock
+    private let manualClock: ManualClock?
+    private let simulatorConfiguration: BoardConfiguration
+
+    private var connection: DeviceConnection?
+    private var link: BoardLink?
+    private var linkEvents: Task<Void, Never>?
+    /// The board's capabilities, from its INFO; nil until the engine has started once.
+    public private(set) var capabilities: BoardCapabilities?
+    public private(set) var isRunning = false
+
+    var cache = TimelineCache()
+    var players = PlayerTable()
+    /// What the engine sent the board, for tests, benchmarks and the curious.
+    public private(set) var statistics = EngineStatistics()
+
+    /// Called when the engine stops for a reason other than ``stop()``.
+    public var stoppedHandler: (@Sendable (StoppedReason) -> Void)?
+    /// Called when the board rebooted; restart the engine from it (players keep working).
+    public var resetHandler: (@Sendable () -> Void)?
+    private var finishedHandler: (@Sendable ((any Error)?) -> FinishedAction)?
+
+    /// Engine and player events from now on; every access is a new subscription of its own.
+    public nonisolated var events: AsyncStream<HapticEngineEvent> { emit.subscribe() }
+    let emit = EventBroadcast<HapticEngineEvent>()
+
+    /// An engine for `device` (default: the `THRUM_DEVICE` environment variable, else `sim`).
+    public init(device: DeviceAddress? = nil) throws {
+        try self.init(device: device ?? DeviceAddress.default, clock: SystemEngineClock(), manualClock: nil, simulator: BoardConfiguration())
+    }
+
+    /// An engine whose link (and embedded simulator) run on a manual clock: tests move time.
+    public init(device: DeviceAddress = .simulator, manualClock: ManualClock, simulator: BoardConfiguration = BoardConfiguration()) {
+        self.init(device: device, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: simulator)
+    }
+
+    /// An engine for the embedded simulator with this board configuration, in real time.
+    public init(simulating configuration: BoardConfiguration) {
+        self.init(device: .simulator, clock: SystemEngineClock(), manualClock: nil, simulator: configuration)
+    }
+
+    private init(device: DeviceAddress, clock: any EngineClock, manualClock: ManualClock?, simulator: BoardConfiguration) {
+        self.device = device
+        self.clock = clock
+        self.manualClock = manualClock
+        self.simulatorConfiguration = simulator
+    }
+
+    deinit {
+        connection?.simulator?.cancel()
+        linkEvents?.cancel()
+        emit.finish()
+    }
+
+    // MARK: starting and stopping
+
+    /// Opens the device (once), shakes hands with the board and wakes its drivers.
+    public func start() async throws {
+        if isRunning { return }
+        let link = try openLink()
+        let capabilities = try await link.connect()
+        self.capabilities = capabilities
+        players.resize(to: capabilities.players)
+        try await link.command { .engineStart(tag: $0) }
+        isRunning = true
+        emit.yield(.started)
+    }
+
+    /// Stops every player, puts the drivers in standby and closes the device.
+    public func stop() async {
+        guard let link else { return }
+        if isRunning { try? await link.command { .engineStop(tag: $0) } }
+        await shutDown(link: link, reason: nil)
+    }
+
+    /// Calls `handler` once every player has finished; its answer says whether the engine stops.
+    public func notifyWhenPlayersFinished(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
+        finishedHandler = handler
+    }
+
+    public func setStoppedHandler(_ handler: (@Sendable (StoppedReason) -> Void)?) { stoppedHandler = handler }
+    public func setResetHandler(_ handler: (@Sendable () -> Void)?) { resetHandler = handler }
+
+    /// The board's clock now, in seconds: the time base of every `atTime:`.
+    public var currentTime: TimeInterval {
+        get async {
+            guard let link else { return 0 }
+            return await (link.boardMicroseconds ?? 0) / 1e6
+        }
+    }
+
+    // MARK: players
+
+    /// A player for `pattern`; compiling happens here, so a bad pattern fails now, not at start.
+    public func makePlayer(with pattern: HapticPattern) throws -> HapticPatternPlayer {
+        HapticPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(pattern))
+    }
+
+    /// A player with pause, resume, seek, loops and rate.
+    public func makeAdvancedPlayer(with pattern: HapticPattern) throws -> HapticAdvancedPatternPlayer {
+        HapticAdvancedPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(pattern))
+    }
+
+    /// Plays an AHAP or `.haptic` file at once.
+    public func playPattern(from url: URL) async throws {
+        let pattern: HapticPattern
+        do { pattern = try PatternFile.load(contentsOf: url) } catch {
+            throw HapticEngineError.invalidPattern("\(url.path): \(error)")
+        }
+        try await makePlayer(with: pattern).start(atTime: Self.timeImmediate)
+    }
+
+    /// Plays AHAP or `.haptic` data at once.
+    public func playPattern(from data: Data) async throws {
+        let pattern: HapticPattern
+        do { pattern = try PatternFile.load(data: data, name: "data") } catch {
+            throw HapticEngineError.invalidPattern("\(error)")
+        }
+        try await makePlayer(with: pattern).start(atTime: Self.timeImmediate)
+    }
+
+    static func compile(_ pattern: HapticPattern) throws -> CompiledTimeline {
+        do { return CompiledTimeline(bytes: try TimelineCompiler.compile(pattern), duration: pattern.duration) } catch {
+            throw HapticEngineError.invalidPattern("\(error)")
+        }
+    }
+
+    // MARK: the link
+
+    func runningLink() throws -> BoardLink {
+        guard isRunning, let link else {
+            throw HapticEngineError.engineNotRunning("call start() first")
+        }
+        return link
+    }
+
+    private func openLink() throws -> BoardLink {
+        if let link { return link }
+        let connection = try DeviceConnection.open(device, simulator: simulatorConfiguration, manualClock: manualClock)
+        let link = BoardLink(transport: connection.transport, clock: clock)
+        self.connection = connection
+        self.link = link
+        linkEvents = Task { [weak self] in
+            for await event in link.notifications {
+                await self?.handle(event, from: link)
+            }
+        }
+        return link
+    }
+
+    private func handle(_ event: BoardLinkEvent, from source: BoardLink) async {
+        guard source === link else { return }
+        switch event {
+        case .playerFinished(let boardPlayer, _):
+            playerFinished(boardPlayer: Int(boardPlayer))
+        case .late(_, let lateBy):
+            emit.yield(.late(seconds: Double(lateBy) / 1e6))
+        case .fault(let code, let channel):
+            emit.yield(.fault(code: code, channel: channel))
+        case .engineStopped(let reason):
+            guard isRunning else { return }
+            isRunning = false
+            let stopped: StoppedReason = switch reason {
+            case 1: .boardFault
+            case 2: .keepAliveLapsed
+            case 3: .idleTimeout
+            default: .systemError
+            }
+            players.finishAll()
+            emit.yield(.stopped(stopped))
+            stoppedHandler?(stopped)
+        case .log(let level, let text):
+            emit.yield(.log(level: level, text: text))
+        case .reset:
+            // The board lost its timelines and players; players re-upload on their next start.
+            cache.removeAll()
+            players.finishAll()
+            isRunning = false
+            emit.yield(.reset)
+            resetHandler?()
+        case .down(let error):
+            await shutDown(link: source, reason: .deviceLost(error))
+        }
+    }
+
+    private func shutDown(link source: BoardLink, reason: StoppedReason?) async {
+        guard source === link else { return }
+        let wasRunning = isRunning
+        isRunning = false
+        link = nil
+        cache.removeAll()
+        players.finishAll()
+        let connection = self.connection
+        self.connection = nil
+        await source.close()
+        connection?.simulator?.cancel()
+        if let reason, wasRunning {
+            emit.yield(.stopped(reason))
+            stoppedHandler?(reason)
+        }
+    }
+
+    func playerFinished(boardPlayer: Int) {
+        guard let id = players.finished(boardPlayer: boardPlayer) else { return }
+        emit.yield(.playerFinished(player: id))
+        players.completion(of: id)?(nil)
+        if players.activeCount == 0, let handler = finishedHandler {
+            finishedHandler = nil
+            if handler(nil) == .stopEngine, let link {
+                Task { [weak self] in
+                    try? await link.command { .engineStop(tag: $0) }
+                    await self?.shutDown(link: link, reason: .notifyWhenFinished)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the link; a failure of the link is reported as the engine's.
+    func withLink<R: Sendable>(_ body: (BoardLink) async throws -> R) async throws -> R {
+        try await body(try runningLink())
+    }
+
+    /// Makes sure the board holds `timeline`; returns its handle. Frees the least recently used
+    /// timelines (not playing) when the board is out of memory.
+    func load(_ timeline: CompiledTimeline, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> UInt8 {
+        let link = try runningLink()
+        if let handle = cache.use(timeline.bytes) {
+            statistics.cacheHits += 1
+            return handle
+        }
+        if let capabilities, timeline.bytes.count > capabilities.timelineMemory {
+            throw HapticEngineError.outOfTimelineMemory(needed: timeline.bytes.count, available: capabilities.timelineMemory)
+        }
+        while true {
+            do {
+                let handle = try await link.upload(timeline.bytes, progress: progress)
+                statistics.uploads += 1
+                statistics.uploadedBytes += timeline.bytes.count
+                cache.insert(timeline.bytes, handle: handle)
+                return handle
+            } catch HapticEngineError.board(.noMemory?, _) {
+                guard let victim = cache.evictLeastRecentlyUsed(except: { self.players.isPlaying(handle: $0) }) else {
+                    throw HapticEngineError.outOfTimelineMemory(
+                        needed: timeline.bytes.count, available: (capabilities?.timelineMemory ?? 0) - cache.bytesHeld)
+                }
+                try await link.command { .timelineFree(tag: $0, handle: victim.handle) }
+                statistics.evictions += 1
+            }
+        }
+    }
+
+    /// The board time for an engine time: 0 (immediate) stays 0, the board's "now".
+    static func boardTime(_ time: TimeInterval) throws -> UInt32 {
+        guard time.isFinite, time >= 0 else { throw HapticEngineError.invalidTime(time) }
+        if time == 0 { return 0 }
+        let micros = UInt32(truncatingIfNeeded: UInt64((time * 1e6).rounded()))
+        return micros == 0 ? 1 : micros
+    }
+}
+
+/// Counts of what the engine did on the board.
+public struct EngineStatistics: Sendable, Equatable {
+    /// Timelines uploaded, and their bytes.
+    public var uploads = 0
+    public var uploadedBytes = 0
+    /// Starts that found their timeline already on the board.
+    public var cacheHits = 0
+    /// Timelines freed to make room for another.
+    public var evictions = 0
+}
+
+/// What `notifyWhenPlayersFinished`'s handler answers.
+public enum FinishedAction: Sendable {
+    case stopEngine
+    case leaveEngineRunning
+}
+
+/// Why the engine stopped by itself.
+public enum StoppedReason: Sendable, Equatable {
+    /// The drivers went to standby after the engine was idle (auto shutdown).
+    case idleTimeout
+    /// `notifyWhenPlayersFinished`'s handler asked to stop.
+    case notifyWhenFinished
+    /// The board reported a fault (over-temperature, over-current, actuator missing).
+    case boardFault
+    /// The board stopped output because the host's keep-alive lapsed.
+    case keepAliveLapsed
+    /// The line to the board was lost.
+    case deviceLost(HapticEngineError)
+    case systemError
+}
+
+/// Engine and player events, also delivered to the handlers.
+public enum HapticEngineEvent: Sendable, Equatable {
+    case started
+    case stopped(StoppedReason)
+    /// The board rebooted.
+    case reset
+    /// A player's pattern ended.
+    case playerFinished(player: Int)
+    /// A command arrived after its time; it ran at once.
+    case late(seconds: Double)
+    case fault(code: UInt8, channel: UInt8)
+    case log(level: UInt8, text: String)
+}
+
+/// A compiled pattern: the timeline bytes the board plays.
+struct CompiledTimeline: Sendable {
+    var bytes: [UInt8]
+    var duration: Double
+}

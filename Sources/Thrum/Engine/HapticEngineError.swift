@@ -1,0 +1,81 @@
+import ThrumWire
+
+/// What went wrong, with a Core Haptics error code (``code``) and, in ``description``, the cause
+/// in words a user can act on.
+public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The device address is not one Thrum understands.
+    case badDeviceAddress(String)
+    /// The device could not be opened (busy, permission denied, missing); the cause says which.
+    case openFailed(device: String, cause: String)
+    /// The device went away while in use (unplugged, closed by the other side).
+    case deviceLost(device: String, cause: String)
+    /// The board speaks another major version of the protocol.
+    case versionMismatch(host: String, board: String)
+    /// The link failed (no answer, retransmissions exhausted) or refused a message.
+    case link(String)
+    /// The board rebooted; requests in flight may or may not have run.
+    case boardReset(discardedMessages: Int)
+    /// The board refused a request with a status.
+    case board(status: WireStatus?, request: MessageType)
+    /// The board has too little timeline memory for a pattern.
+    case outOfTimelineMemory(needed: Int, available: Int)
+    /// The engine is not running (not started yet, stopped, or its link is down).
+    case engineNotRunning(String)
+    /// The pattern could not be compiled or read.
+    case invalidPattern(String)
+    /// A player was used after the engine that made it was gone, or with a value out of range.
+    case invalidPlayer(String)
+    /// A time before the engine's current time where that makes no sense, or not finite.
+    case invalidTime(Double)
+
+    /// Core Haptics' `CHHapticError.Code` raw value for this error.
+    public var code: Int {
+        switch self {
+        case .badDeviceAddress, .openFailed: -4810  // serverInitFailed
+        case .deviceLost, .link, .boardReset: -4811  // serverInterrupted
+        case .versionMismatch: -4809  // notSupported
+        case .board(let status, _):
+            switch status {
+            case .noMemory?: -4899
+            case .notSupported?: -4809
+            case .engineStopped?: -4805
+            case .badTimeline?, .hashMismatch?: -4813
+            default: -4898
+            }
+        case .outOfTimelineMemory: -4899  // memoryError
+        case .engineNotRunning: -4805
+        case .invalidPattern: -4813  // invalidPatternData
+        case .invalidPlayer: -4812
+        case .invalidTime: -4840
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badDeviceAddress(let text):
+            "'\(text)' is not a device address: use 'sim', a serial device path such as /dev/ttyACM0, or usb:VID:PID[:SERIAL]"
+        case .openFailed(let device, let cause):
+            "cannot open \(device): \(cause)"
+        case .deviceLost(let device, let cause):
+            "lost the connection to \(device) (\(cause)); plug the board in again and restart the engine"
+        case .versionMismatch(let host, let board):
+            "the board speaks protocol \(board) but this host speaks \(host): update the firmware or Thrum so the major versions match"
+        case .link(let text):
+            "link: \(text)"
+        case .boardReset(let discarded):
+            "the board rebooted (\(discarded) message\(discarded == 1 ? "" : "s") in flight may not have run); restart the engine"
+        case .board(let status, let request):
+            "the board refused \(request.name): \(status.map { "\($0)" } ?? "unknown status")"
+        case .outOfTimelineMemory(let needed, let available):
+            "the pattern needs \(needed) bytes of timeline memory but the board has \(available)"
+        case .engineNotRunning(let why):
+            "the engine is not running: \(why)"
+        case .invalidPattern(let why):
+            "invalid pattern: \(why)"
+        case .invalidPlayer(let why):
+            "invalid player: \(why)"
+        case .invalidTime(let time):
+            "invalid time \(time): times are engine seconds, finite and not negative"
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import ThrumModel
+import ThrumWire
+
+/// Plays one pattern on the engine's board (Core Haptics' `CHHapticPatternPlayer`). Cheap to make:
+/// the compiled timeline goes to the board on the first start and stays there while memory allows,
+/// so later starts send only a start command.
+public class HapticPatternPlayer: @unchecked Sendable {
+    // Only `let`s: safe to share between tasks; all mutable state is the engine's.
+    public let engine: HapticEngine
+    /// The engine's number for this player (events name players by it).
+    public let id: Int
+    let timeline: CompiledTimeline
+
+    init(engine: HapticEngine, id: Int, timeline: CompiledTimeline) {
+        self.engine = engine
+        self.id = id
+        self.timeline = timeline
+    }
+
+    /// The compiled timeline's size in bytes.
+    public var timelineSize: Int { timeline.bytes.count }
+
+    /// Starts playing at engine time `time` (``HapticEngine/timeImmediate`` for now). A start
+    /// while playing restarts from the beginning.
+    public func start(atTime time: Double) async throws {
+        try await engine.startPlayer(id, timeline: timeline, at: time)
+    }
+
+    /// Stops at engine time `time`; the pattern's release tails are cut.
+    public func stop(atTime time: Double) async throws {
+        try await engine.stopPlayer(id, at: time)
+    }
+
+    /// Sets dynamic parameters (the run-time layer: intensity multiplies, sharpness adds).
+    public func sendParameters(_ parameters: [DynamicParameter], atTime time: Double) async throws {
+        try await engine.sendParameters(parameters, player: id, at: time)
+    }
+
+    /// Schedules a parameter curve; its control point times are relative to `time`.
+    public func scheduleParameterCurve(_ curve: ParameterCurve, atTime time: Double) async throws {
+        try await engine.scheduleCurve(curve, player: id, at: time)
+    }
+
+    /// Stops at once and forgets scheduled commands.
+    public func cancel() async throws {
+        try await engine.cancelPlayer(id)
+    }
+
+    /// Silences the player without stopping it.
+    public func setMuted(_ muted: Bool) async throws {
+        try await engine.playerCommand(id) { tag, player in .playerMute(tag: tag, player: player, muted: muted) }
+    }
+}
+
+/// A player with transport controls (Core Haptics' `CHHapticAdvancedPatternPlayer`).
+public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
+    public func pause(atTime time: Double) async throws {
+        let at = try HapticEngine.boardTime(time)
+        try await engine.playerCommand(id) { tag, player in .playerPause(tag: tag, player: player, atTime: at) }
+    }
+
+    public func resume(atTime time: Double) async throws {
+        let at = try HapticEngine.boardTime(time)
+        try await engine.playerCommand(id) { tag, player in .playerResume(tag: tag, player: player, atTime: at) }
+    }
+
+    /// Moves the play position to `offset` seconds into the pattern.
+    public func seek(toOffset offset: Double) async throws {
+        let position = try HapticEngine.boardTime(offset)
+        try await engine.playerCommand(id) { tag, player in .playerSeek(tag: tag, player: player, position: position, atTime: 0) }
+    }
+
+    /// Loops the pattern, from its start to `loopEnd` seconds (0: the pattern's duration).
+    public func setLoop(enabled: Bool, loopEnd: Double = 0) async throws {
+        let end = try HapticEngine.boardTime(loopEnd)
+        try await engine.playerCommand(id) { tag, player in .playerLoop(tag: tag, player: player, enabled: enabled, loopEnd: end) }
+    }
+
+    /// Playback rate, 1/256 … 16 (the board's limits).
+    public func setPlaybackRate(_ rate: Double) async throws {
+        guard rate.isFinite, rate >= 1.0 / 256, rate <= 16 else {
+            throw HapticEngineError.invalidPlayer("playback rate \(rate) is outside 1/256…16")
+        }
+        let q8 = UInt16((rate * 256).rounded())
+        try await engine.playerCommand(id) { tag, player in .playerRate(tag: tag, player: player, rateQ8: q8) }
+    }
+
+    /// Called once when the pattern finishes (not when it is stopped or cancelled).
+    public func setCompletionHandler(_ handler: (@Sendable ((any Error)?) -> Void)?) async {
+        await engine.setCompletion(handler, for: id)
+    }
+}
+
+extension HapticEngine {
+    func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double) async throws {
+        let at = try Self.boardTime(time)
+        let handle = try await load(timeline)
+        guard let boardPlayer = players.assign(id, handle: handle) else {
+            throw HapticEngineError.invalidPlayer("the board has no players")
+        }
+        do {
+            try await runningLink().command { tag in
+                .playerStart(tag: tag, player: UInt8(boardPlayer), handle: handle, atTime: at, position: 0)
+            }
+        } catch {
+            players.release(id)
+            throw error
+        }
+    }
+
+    func stopPlayer(_ id: Int, at time: Double) async throws {
+        let at = try Self.boardTime(time)
+        guard let boardPlayer = players.boardPlayer(of: id) else { return }  // not playing: nothing to stop
+        try await runningLink().command { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: at) }
+    }
+
+    func cancelPlayer(_ id: Int) async throws {
+        guard let boardPlayer = players.boardPlayer(of: id) else { return }
+        try await runningLink().command { .playerCancel(tag: $0, player: UInt8(boardPlayer)) }
+        players.release(id)
+    }
+
+    /// Sends a command for the board player `id` plays on; a player that is not playing ignores it.
+    func playerCommand(_ id: Int, _ make: @escaping @Sendable (UInt16, UInt8) -> WireMessage) async throws {
+        let link = try runningLink()
+        guard let boardPlayer = players.boardPlayer(of: id) else { return }
+        try await link.command { make($0, UInt8(boardPlayer)) }
+    }
+
+    func sendParameters(_ parameters: [DynamicParameter], player id: Int, at time: Double) async throws {
+        for parameter in parameters {
+            guard let wire = WireParameter(parameter.id) else {
+                emit.yield(.log(level: 2, text: "\(parameter.id.rawValue) has no effect on this board; skipped"))
+                continue
+            }
+            let value = WireParameter.q14(parameter.value, for: parameter.id)
+            let at = try Self.boardTime(time)
+            try await playerCommand(id) { tag, player in
+                .playerParam(tag: tag, player: player, parameter: wire.rawValue, value: value, atTime: at)
+            }
+        }
+    }
+
+    func scheduleCurve(_ curve: ParameterCurve, player id: Int, at time: Double) async throws {
+        guard let wire = WireParameter(curve.id) else {
+            emit.yield(.log(level: 2, text: "\(curve.id.rawValue) has no effect on this board; skipped"))
+            return
+        }
+        let limit = capabilities?.maxCurvePoints ?? 16
+        guard curve.controlPoints.count <= limit else {
+            throw HapticEngineError.invalidPlayer("a curve of \(curve.controlPoints.count) points is more than the board's \(limit)")
+        }
+        let at = try Self.boardTime(time)
+        let points: [[String: FieldValue]] = curve.controlPoints.sorted { $0.time < $1.time }.map { point in
+            ["time": .int(Int64(max(0, (point.time * 1e6).rounded()))), "value": .int(Int64(WireParameter.q14(point.value, for: curve.id)))]
+        }
+        try await playerCommand(id) { tag, player in
+            .playerCurve(tag: tag, player: player, parameter: wire.rawValue, atTime: at, points: points)
+        }
+    }
+
+    func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for id: Int) {
+        players.setCompletion(handler, for: id)
+    }
+}
+
+/// The wire's numbering of dynamic parameters (PROTOCOL.md, enum `parameter`).
+enum WireParameter: UInt8 {
+    case intensity = 0, sharpness, attackTime, decayTime, releaseTime
+    case audioVolume, audioPan, audioPitch, audioAttackTime, audioDecayTime, audioReleaseTime
+
+    init?(_ id: DynamicParameterID) {
+        switch id {
+        case .hapticIntensityControl: self = .intensity
+        case .hapticSharpnessControl: self = .sharpness
+        case .hapticAttackTimeControl: self = .attackTime
+        case .hapticDecayTimeControl: self = .decayTime
+        case .hapticReleaseTimeControl: self = .releaseTime
+        case .audioVolumeControl: self = .audioVolume
+        case .audioPanControl: self = .audioPan
+        case .audioPitchControl: self = .audioPitch
+        case .audioAttackTimeControl: self = .audioAttackTime
+        case .audioDecayTimeControl: self = .audioDecayTime
+        case .audioReleaseTimeControl: self = .audioReleaseTime
+        case .audioBrightnessControl: return nil
+        }
+    }
+
+    /// A control value clamped to its range, in Q1.14.
+    static func q14(_ value: Float, for id: DynamicParameterID) -> Int16 {
+        Int16((Double(id.range.clamp(value)) * 16384).rounded())
+    }
+}

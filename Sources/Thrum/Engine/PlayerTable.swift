@@ -1,0 +1,69 @@
+/// Which player object plays on which of the board's players, and what each holds.
+///
+/// Player objects are cheap and unlimited; the board has a fixed number of players (INFO). A player
+/// takes a board player when it starts and gives it back when its pattern finishes, stops or is
+/// cancelled. When every board player is busy, the one started longest ago is taken over (its
+/// pattern is cut short, as starting a new sound would on a device with few voices).
+struct PlayerTable: Sendable {
+    private struct BoardPlayer: Sendable {
+        var player: Int
+        var handle: UInt8
+        var startedOrder: Int
+    }
+
+    private var boardPlayers: [BoardPlayer?] = []
+    private var nextPlayerID = 1
+    private var startCounter = 0
+    private var completions: [Int: @Sendable ((any Error)?) -> Void] = [:]
+
+    mutating func resize(to count: Int) {
+        if boardPlayers.count != count { boardPlayers = Array(repeating: nil, count: max(0, count)) }
+    }
+
+    mutating func register() -> Int {
+        defer { nextPlayerID += 1 }
+        return nextPlayerID
+    }
+
+    /// The board player `player` plays on now, if any.
+    func boardPlayer(of player: Int) -> Int? {
+        boardPlayers.firstIndex { $0?.player == player }
+    }
+
+    /// A board player for `player` to start `handle` on: its own if it has one, else a free one,
+    /// else the one started longest ago. Nil when the board has no players at all.
+    mutating func assign(_ player: Int, handle: UInt8) -> Int? {
+        guard !boardPlayers.isEmpty else { return nil }
+        startCounter += 1
+        let index = boardPlayer(of: player)
+            ?? boardPlayers.firstIndex { $0 == nil }
+            ?? boardPlayers.indices.min { boardPlayers[$0]!.startedOrder < boardPlayers[$1]!.startedOrder }!
+        boardPlayers[index] = BoardPlayer(player: player, handle: handle, startedOrder: startCounter)
+        return index
+    }
+
+    /// The board player finished; returns the player that was on it.
+    mutating func finished(boardPlayer index: Int) -> Int? {
+        guard boardPlayers.indices.contains(index), let entry = boardPlayers[index] else { return nil }
+        boardPlayers[index] = nil
+        return entry.player
+    }
+
+    mutating func release(_ player: Int) {
+        if let index = boardPlayer(of: player) { boardPlayers[index] = nil }
+    }
+
+    mutating func finishAll() {
+        boardPlayers = Array(repeating: nil, count: boardPlayers.count)
+    }
+
+    var activeCount: Int { boardPlayers.count { $0 != nil } }
+
+    func isPlaying(handle: UInt8) -> Bool { boardPlayers.contains { $0?.handle == handle } }
+
+    mutating func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for player: Int) {
+        completions[player] = handler
+    }
+
+    func completion(of player: Int) -> (@Sendable ((any Error)?) -> Void)? { completions[player] }
+}

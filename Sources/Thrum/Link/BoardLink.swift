@@ -1,0 +1,321 @@
+import ThrumTransport
+import ThrumWire
+
+/// One board behind a byte transport: drives ThrumWire's pure `LinkSession` with real I/O.
+///
+/// Three tasks serve it: a reader feeds received bytes in, a writer sends frames out in order, and a
+/// timer wakes the session for retransmissions, pings and keep-alive. Everything else happens on the
+/// actor: requests are matched to their replies by tag, uploads run ThrumWire's `TimelineUpload`,
+/// and board notifications go out on ``notifications``.
+actor BoardLink {
+    let transport: any ByteTransport
+    let clock: any EngineClock
+    private var session: LinkSession
+    private var outbox: AsyncStream<[UInt8]>.Continuation?
+    private var tasks: [Task<Void, Never>] = []
+
+    private var connectWaiter: CheckedContinuation<BoardCapabilities, any Error>?
+    private var replyWaiters: [UInt16: CheckedContinuation<WireMessage, any Error>] = [:]
+    private var uploads: [Int: ActiveUpload] = [:]
+    private var nextUploadID = 0
+    private var nextTag: UInt16 = 1
+    private var nextUploadTag: UInt16 = 0x8000
+    /// Why the link is down, once it is; every later request fails with it.
+    private(set) var failure: HapticEngineError?
+
+    /// Board notifications and link changes, in arrival order.
+    nonisolated let notifications: AsyncStream<BoardLinkEvent>
+    private let notify: AsyncStream<BoardLinkEvent>.Continuation
+
+    private struct ActiveUpload {
+        var upload: TimelineUpload
+        var continuation: CheckedContinuation<UInt8, any Error>
+        var progress: (@Sendable (Int, Int) -> Void)?
+    }
+
+    init(transport: any ByteTransport, clock: any EngineClock, configuration: LinkConfiguration = LinkConfiguration(role: .host)) {
+        self.transport = transport
+        self.clock = clock
+        self.session = LinkSession(configuration: configuration)
+        (notifications, notify) = AsyncStream.makeStream(of: BoardLinkEvent.self)
+    }
+
+    var capabilities: BoardCapabilities? {
+        session.peerAnnouncement.flatMap { try? BoardCapabilities(info: $0) }
+    }
+
+    /// The board's clock (µs, 64-bit) now, once clock synchronisation has a sample.
+    var boardMicroseconds: Double? { session.clock.boardMicroseconds(at: clock.now) }
+
+    var preferredPayload: Int { session.preferredPayload }
+
+    // MARK: connecting and closing
+
+    /// Starts the tasks and the handshake; returns the board's capabilities from its INFO.
+    func connect() async throws -> BoardCapabilities {
+        if let failure { throw failure }
+        if session.isEstablished, let capabilities { return capabilities }
+        if tasks.isEmpty { startTasks() }
+        return try await withCheckedThrowingContinuation { continuation in
+            connectWaiter = continuation
+            session.connect(at: clock.now)
+            pump()
+        }
+    }
+
+    /// Stops the tasks and closes the transport; pending requests fail with `reason`.
+    func close(reason: HapticEngineError = .engineNotRunning("the engine was stopped")) async {
+        fail(reason)
+        for task in tasks { task.cancel() }
+        tasks.removeAll()
+        outbox?.finish()
+        await transport.close()
+        notify.finish()
+    }
+
+    private func startTasks() {
+        let (frames, outbox) = AsyncStream.makeStream(of: [UInt8].self)
+        self.outbox = outbox
+        let transport = transport
+        tasks.append(Task { [weak self] in
+            for await frame in frames {
+                do { try await transport.write(frame) } catch {
+                    await self?.transportEnded(error)
+                    return
+                }
+            }
+        })
+        tasks.append(Task { [weak self] in
+            do {
+                while true {
+                    let bytes = try await transport.read()
+                    await self?.received(bytes)
+                }
+            } catch {
+                await self?.transportEnded(error)
+            }
+        })
+        tasks.append(Task { [weak self] in
+            while !Task.isCancelled, let self {
+                // Wake at the session's next deadline, and at least every 10 ms so a deadline that
+                // became earlier while we slept is late by no more than that.
+                let deadline = await self.wakeDeadline()
+                do { try await clock.sleep(until: deadline) } catch { return }
+                await self.pump()
+            }
+        })
+    }
+
+    private func wakeDeadline() -> MonotonicInstant {
+        let cap = clock.now + .milliseconds(10)
+        guard let due = session.nextDeadline else { return cap }
+        return min(due, cap)
+    }
+
+    // MARK: requests
+
+    /// Sends a reliable request carrying a fresh tag and waits for the reply with that tag
+    /// (RESULT, UPLOAD_STATUS, SLOT_LIST_REPLY, SLOT_DATA, TRACE_DATA, CALIBRATION_RESULT).
+    func request(_ make: (UInt16) -> WireMessage) async throws -> WireMessage {
+        if let failure { throw failure }
+        let tag = takeTag()
+        let message = make(tag)
+        return try await withCheckedThrowingContinuation { continuation in
+            replyWaiters[tag] = continuation
+            do {
+                try session.send(message, at: clock.now)
+            } catch {
+                replyWaiters[tag] = nil
+                continuation.resume(throwing: HapticEngineError.link("\(message.type.name) could not be sent: \(error)"))
+                return
+            }
+            pump()
+        }
+    }
+
+    /// Sends a request and checks that the board answered `ok`.
+    func command(_ make: (UInt16) -> WireMessage) async throws {
+        let reply = try await request(make)
+        try Self.check(reply, for: make(0).type)
+    }
+
+    /// Sends a message that gets no reply (the real-time channel, newest wins).
+    func sendUnacknowledged(_ message: WireMessage) throws {
+        if let failure { throw failure }
+        do { try session.send(message, at: clock.now) } catch {
+            throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
+        }
+        pump()
+    }
+
+    /// Uploads and commits a timeline; returns the board's handle. `progress(sent, total)` follows
+    /// the bytes the board has confirmed.
+    func upload(_ bytes: [UInt8], progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> UInt8 {
+        if let failure { throw failure }
+        let id = nextUploadID
+        nextUploadID += 1
+        var upload = TimelineUpload(bytes: bytes, maxPayload: session.peerMaxPayload, firstTag: nextUploadTag)
+        // Each chunk and the begin and commit take a tag; leave room so uploads never share one.
+        nextUploadTag = nextUploadTag &+ UInt16(truncatingIfNeeded: bytes.count / max(1, upload.chunkSize) * 2 + 8)
+        if nextUploadTag < 0x8000 { nextUploadTag = 0x8000 }
+        let first = upload.restart()
+        return try await withCheckedThrowingContinuation { continuation in
+            uploads[id] = ActiveUpload(upload: upload, continuation: continuation, progress: progress)
+            send(first, failing: id)
+            pump()
+        }
+    }
+
+    private func send(_ messages: [WireMessage], failing upload: Int) {
+        for message in messages {
+            do { try session.send(message, at: clock.now) } catch {
+                if let active = uploads.removeValue(forKey: upload) {
+                    active.continuation.resume(throwing: HapticEngineError.link("upload could not be sent: \(error)"))
+                }
+                return
+            }
+        }
+    }
+
+    private func takeTag() -> UInt16 {
+        defer { nextTag = nextTag >= 0x7FFF ? 1 : nextTag + 1 }
+        return nextTag
+    }
+
+    static func check(_ reply: WireMessage, for type: MessageType) throws {
+        let status = reply.int("status").map { UInt8(truncatingIfNeeded: $0) } ?? WireStatus.malformed.rawValue
+        guard status == WireStatus.ok.rawValue else {
+            throw HapticEngineError.board(status: WireStatus(rawValue: status), request: type)
+        }
+    }
+
+    // MARK: the session's input and output
+
+    private func received(_ bytes: [UInt8]) {
+        session.receive(bytes, at: clock.now)
+        pump()
+    }
+
+    /// Advances the session to now, sends what it has to send, and handles what it reported.
+    private func pump() {
+        session.advance(to: clock.now)
+        for frame in session.takeFrames() { outbox?.yield(frame) }
+        for event in session.takeEvents() { handle(event) }
+        // Handling may have queued replies (upload chunks, commits).
+        for frame in session.takeFrames() { outbox?.yield(frame) }
+    }
+
+    private func handle(_ event: LinkEvent) {
+        switch event {
+        case .connected(let info):
+            do {
+                let capabilities = try BoardCapabilities(info: info)
+                connectWaiter?.resume(returning: capabilities)
+            } catch {
+                connectWaiter?.resume(throwing: HapticEngineError.link("the board's INFO is invalid: \(error)"))
+            }
+            connectWaiter = nil
+        case .versionMismatch(let host, let board):
+            fail(.versionMismatch(host: host.description, board: board.description))
+        case .received(let message, _):
+            route(message)
+        case .undecodable(let error, _):
+            notify.yield(.log(level: 3, text: "undecodable message from the board: \(error)"))
+        case .peerReset(let previous, let new, let discarded):
+            // The board rebooted: requests in flight may or may not have run; their callers decide.
+            let error = HapticEngineError.boardReset(discardedMessages: discarded)
+            failWaiters(error)
+            notify.yield(.reset(previousEpoch: previous, newEpoch: new))
+        case .failed(let failure):
+            fail(.link("the board stopped answering (\(failure))"))
+        }
+    }
+
+    private func route(_ message: WireMessage) {
+        let tag = message.int("tag").map { UInt16(truncatingIfNeeded: $0) }
+        switch message.type {
+        case .result, .uploadStatus, .slotListReply, .slotData, .traceData, .calibrationResult:
+            guard let tag else { return }
+            if let waiter = replyWaiters.removeValue(forKey: tag) {
+                waiter.resume(returning: message)
+                return
+            }
+            for (id, var active) in uploads {
+                let replies = active.upload.handle(message, payloadLimit: session.preferredPayload)
+                switch active.upload.state {
+                case .committed(let handle):
+                    uploads[id] = nil
+                    active.progress?(active.upload.bytes.count, active.upload.bytes.count)
+                    active.continuation.resume(returning: handle)
+                case .failed(let status, let during):
+                    uploads[id] = nil
+                    active.continuation.resume(throwing: HapticEngineError.board(status: WireStatus(rawValue: status), request: during))
+                default:
+                    uploads[id] = active
+                    active.progress?(active.upload.confirmed, active.upload.bytes.count)
+                    send(replies, failing: id)
+                }
+            }
+        case .playerFinished:
+            notify.yield(.playerFinished(player: UInt8(truncatingIfNeeded: message.int("player") ?? 0),
+                                         boardTime: UInt32(truncatingIfNeeded: message.int("at_time") ?? 0)))
+        case .late:
+            notify.yield(.late(tag: tag ?? 0, lateByMicroseconds: UInt32(truncatingIfNeeded: message.int("late_by") ?? 0)))
+        case .fault:
+            notify.yield(.fault(code: UInt8(truncatingIfNeeded: message.int("fault") ?? 0),
+                                channel: UInt8(truncatingIfNeeded: message.int("channel") ?? 0)))
+        case .engineStopped:
+            notify.yield(.engineStopped(reason: UInt8(truncatingIfNeeded: message.int("reason") ?? 0)))
+        case .log:
+            notify.yield(.log(level: UInt8(truncatingIfNeeded: message.int("level") ?? 0), text: message["text"]?.string ?? ""))
+        case .error:
+            notify.yield(.log(level: 3, text: "the board refused a message: status \(message.int("status") ?? -1), \(message["detail"]?.string ?? "")"))
+        default:
+            break
+        }
+    }
+
+    private func transportEnded(_ error: any Error) {
+        let reason: HapticEngineError
+        if let transportError = error as? TransportError {
+            reason = transportError.reason == .closed
+                ? .engineNotRunning("the connection to \(transport.name) was closed")
+                : .deviceLost(device: transport.name, cause: transportError.description)
+        } else if error is CancellationError {
+            return
+        } else {
+            reason = .deviceLost(device: transport.name, cause: "\(error)")
+        }
+        fail(reason)
+    }
+
+    /// The link is down for good: fail everything waiting and tell the engine.
+    private func fail(_ reason: HapticEngineError) {
+        guard failure == nil else { return }
+        failure = reason
+        failWaiters(reason)
+        notify.yield(.down(reason))
+    }
+
+    private func failWaiters(_ reason: HapticEngineError) {
+        connectWaiter?.resume(throwing: reason)
+        connectWaiter = nil
+        let waiters = replyWaiters
+        replyWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume(throwing: reason) }
+        let active = uploads
+        uploads.removeAll()
+        for upload in active.values { upload.continuation.resume(throwing: reason) }
+    }
+}
+
+/// What the board or the link reported, for the engine.
+enum BoardLinkEvent: Sendable {
+    case playerFinished(player: UInt8, boardTime: UInt32)
+    case late(tag: UInt16, lateByMicroseconds: UInt32)
+    case fault(code: UInt8, channel: UInt8)
+    case engineStopped(reason: UInt8)
+    case log(level: UInt8, text: String)
+    case reset(previousEpoch: UInt16, newEpoch: UInt16)
+    case down(HapticEngineError)
+}
