@@ -46,9 +46,9 @@ public class HapticPatternPlayer: @unchecked Sendable {
         try await engine.cancelPlayer(id)
     }
 
-    /// Silences the player without stopping it.
+    /// Silences the player without stopping it (kept for later starts).
     public func setMuted(_ muted: Bool) async throws {
-        try await engine.playerCommand(id) { tag, player in .playerMute(tag: tag, player: player, muted: muted) }
+        try await engine.updateSettings(of: id, { $0.muted = muted }) { tag, player in .playerMute(tag: tag, player: player, muted: muted) }
     }
 }
 
@@ -71,18 +71,22 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
     }
 
     /// Loops the pattern, from its start to `loopEnd` seconds (0: the pattern's duration).
+    /// Kept for later starts, like the rate.
     public func setLoop(enabled: Bool, loopEnd: Double = 0) async throws {
         let end = try HapticEngine.boardTime(loopEnd)
-        try await engine.playerCommand(id) { tag, player in .playerLoop(tag: tag, player: player, enabled: enabled, loopEnd: end) }
+        try await engine.updateSettings(of: id, {
+            $0.loopEnabled = enabled
+            $0.loopEnd = end
+        }) { tag, player in .playerLoop(tag: tag, player: player, enabled: enabled, loopEnd: end) }
     }
 
-    /// Playback rate, 1/256 … 16 (the board's limits).
+    /// Playback rate, 1/256 … 16 (the board's limits); kept for later starts.
     public func setPlaybackRate(_ rate: Double) async throws {
         guard rate.isFinite, rate >= 1.0 / 256, rate <= 16 else {
             throw HapticEngineError.invalidPlayer("playback rate \(rate) is outside 1/256…16")
         }
         let q8 = UInt16((rate * 256).rounded())
-        try await engine.playerCommand(id) { tag, player in .playerRate(tag: tag, player: player, rateQ8: q8) }
+        try await engine.updateSettings(of: id, { $0.rateQ8 = q8 }) { tag, player in .playerRate(tag: tag, player: player, rateQ8: q8) }
     }
 
     /// Called once when the pattern finishes (not when it is stopped or cancelled).
@@ -98,10 +102,15 @@ extension HapticEngine {
         guard let boardPlayer = players.assign(id, handle: handle) else {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }
+        // The start and the player's settings go together, so the first tick already has them.
+        let settings = players[settingsOf: id]
+        let player = UInt8(boardPlayer)
+        var messages: [MessageMaker] = [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
+        if settings.rateQ8 != 256 { messages.append { .playerRate(tag: $0, player: player, rateQ8: settings.rateQ8) } }
+        if settings.loopEnabled { messages.append { .playerLoop(tag: $0, player: player, enabled: true, loopEnd: settings.loopEnd) } }
+        if settings.muted { messages.append { .playerMute(tag: $0, player: player, muted: true) } }
         do {
-            try await runningLink().command { tag in
-                .playerStart(tag: tag, player: UInt8(boardPlayer), handle: handle, atTime: at, position: 0)
-            }
+            try await runningLink().commands(messages)
         } catch {
             players.release(id)
             throw error
@@ -125,6 +134,13 @@ extension HapticEngine {
         let link = try runningLink()
         guard let boardPlayer = players.boardPlayer(of: id) else { return }
         try await link.command { make($0, UInt8(boardPlayer)) }
+    }
+
+    /// Records a setting and, if the player is playing, sends it now.
+    func updateSettings(of id: Int, _ change: (inout PlayerSettings) -> Void, _ make: @escaping @Sendable (UInt16, UInt8) -> WireMessage) async throws {
+        change(&players[settingsOf: id])
+        guard players.boardPlayer(of: id) != nil else { return }
+        try await playerCommand(id, make)
     }
 
     func sendParameters(_ parameters: [DynamicParameter], player id: Int, at time: Double) async throws {

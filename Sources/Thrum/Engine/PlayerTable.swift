@@ -15,6 +15,7 @@ struct PlayerTable: Sendable {
     private var nextPlayerID = 1
     private var startCounter = 0
     private var completions: [Int: @Sendable ((any Error)?) -> Void] = [:]
+    private var settings: [Int: PlayerSettings] = [:]
 
     mutating func resize(to count: Int) {
         if boardPlayers.count != count { boardPlayers = Array(repeating: nil, count: max(0, count)) }
@@ -61,9 +62,26 @@ struct PlayerTable: Sendable {
 
     func isPlaying(handle: UInt8) -> Bool { boardPlayers.contains { $0?.handle == handle } }
 
+    /// What a player was told before or while it plays; sent with every start.
+    subscript(settingsOf player: Int) -> PlayerSettings {
+        get { settings[player] ?? PlayerSettings() }
+        set { settings[player] = newValue }
+    }
+
     mutating func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for player: Int) {
         completions[player] = handler
     }
 
     func completion(of player: Int) -> (@Sendable ((any Error)?) -> Void)? { completions[player] }
+}
+
+/// A player's transport settings, which outlive one start (Core Haptics' `loopEnabled`,
+/// `loopEnd`, `playbackRate`, `isMuted`).
+struct PlayerSettings: Sendable, Equatable {
+    var loopEnabled = false
+    /// Microseconds into the pattern; 0 means its end.
+    var loopEnd: UInt32 = 0
+    /// 1/256ths; 256 is normal speed.
+    var rateQ8: UInt16 = 256
+    var muted = false
 }

@@ -16,6 +16,11 @@ actor BoardLink {
 
     private var connectWaiter: CheckedContinuation<BoardCapabilities, any Error>?
     private var replyWaiters: [UInt16: CheckedContinuation<WireMessage, any Error>] = [:]
+    /// Tags sent whose replies are wanted, and replies that came before anyone waited for them.
+    private var expected: Set<UInt16> = []
+    private var arrived: [UInt16: WireMessage] = [:]
+    /// What last failed the waiting requests (a board reset, the link going down).
+    private var interruption: HapticEngineError?
     private var uploads: [Int: ActiveUpload] = [:]
     private var nextUploadID = 0
     private var nextTag: UInt16 = 1
@@ -116,27 +121,50 @@ actor BoardLink {
 
     /// Sends a reliable request carrying a fresh tag and waits for the reply with that tag
     /// (RESULT, UPLOAD_STATUS, SLOT_LIST_REPLY, SLOT_DATA, TRACE_DATA, CALIBRATION_RESULT).
-    func request(_ make: (UInt16) -> WireMessage) async throws -> WireMessage {
+    func request(_ make: @escaping MessageMaker) async throws -> WireMessage {
+        try await requestAll([make])[0]
+    }
+
+    /// Sends the requests back to back, in order, then waits for every reply: a start and the
+    /// settings that go with it reach the board together, without a round trip between them.
+    func requestAll(_ makes: [MessageMaker]) async throws -> [WireMessage] {
         if let failure { throw failure }
-        let tag = takeTag()
-        let message = make(tag)
-        return try await withCheckedThrowingContinuation { continuation in
-            replyWaiters[tag] = continuation
-            do {
-                try session.send(message, at: clock.now)
-            } catch {
-                replyWaiters[tag] = nil
-                continuation.resume(throwing: HapticEngineError.link("\(message.type.name) could not be sent: \(error)"))
-                return
+        var tags: [UInt16] = []
+        for make in makes {
+            let tag = takeTag()
+            let message = make(tag)
+            do { try session.send(message, at: clock.now) } catch {
+                for sent in tags { expected.remove(sent) }
+                pump()
+                throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
             }
-            pump()
+            expected.insert(tag)
+            tags.append(tag)
         }
+        pump()
+        var replies: [WireMessage] = []
+        for tag in tags { replies.append(try await reply(to: tag)) }
+        return replies
+    }
+
+    private func reply(to tag: UInt16) async throws -> WireMessage {
+        defer { expected.remove(tag) }
+        if let reply = arrived.removeValue(forKey: tag) { return reply }
+        if let failure { throw failure }
+        // A reset or failure since the request was sent dropped it from `expected`.
+        guard expected.contains(tag) else { throw interruption ?? HapticEngineError.link("no reply to tag \(tag)") }
+        return try await withCheckedThrowingContinuation { replyWaiters[tag] = $0 }
     }
 
     /// Sends a request and checks that the board answered `ok`.
-    func command(_ make: (UInt16) -> WireMessage) async throws {
-        let reply = try await request(make)
-        try Self.check(reply, for: make(0).type)
+    func command(_ make: @escaping MessageMaker) async throws {
+        try await commands([make])
+    }
+
+    /// Sends the requests back to back and checks that the board answered `ok` to each.
+    func commands(_ makes: [MessageMaker]) async throws {
+        let replies = try await requestAll(makes)
+        for (reply, make) in zip(replies, makes) { try Self.check(reply, for: make(0).type) }
     }
 
     /// Sends a message that gets no reply (the real-time channel, newest wins).
@@ -240,6 +268,10 @@ actor BoardLink {
                 waiter.resume(returning: message)
                 return
             }
+            if expected.contains(tag) {
+                arrived[tag] = message
+                return
+            }
             for (id, var active) in uploads {
                 let replies = active.upload.handle(message, payloadLimit: session.preferredPayload)
                 switch active.upload.state {
@@ -298,16 +330,22 @@ actor BoardLink {
     }
 
     private func failWaiters(_ reason: HapticEngineError) {
+        interruption = reason
         connectWaiter?.resume(throwing: reason)
         connectWaiter = nil
         let waiters = replyWaiters
         replyWaiters.removeAll()
+        expected.removeAll()
+        arrived.removeAll()
         for waiter in waiters.values { waiter.resume(throwing: reason) }
         let active = uploads
         uploads.removeAll()
         for upload in active.values { upload.continuation.resume(throwing: reason) }
     }
 }
+
+/// Builds a request from the tag the link gives it.
+typealias MessageMaker = @Sendable (UInt16) -> WireMessage
 
 /// What the board or the link reported, for the engine.
 enum BoardLinkEvent: Sendable {
