@@ -67,11 +67,14 @@ let package = Package(
         .target(
             name: "ThrumCommands",
             dependencies: [
-                "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport",
+                "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "thrum", dependencies: ["ThrumCommands"]),
+        .executableTarget(
+            name: "thrum",
+            dependencies: ["ThrumCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "thrum-bench",
             dependencies: ["ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator"]

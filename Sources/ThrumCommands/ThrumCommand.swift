@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// The root of the `thrum` command tree.
-public struct ThrumCommand: ParsableCommand {
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+public struct ThrumCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "thrum",
         abstract: "Author, compile and play Core Haptics patterns on custom haptic hardware.",
@@ -17,6 +18,8 @@ public struct ThrumCommand: ParsableCommand {
             InspectCommand.self,
             RenderCommand.self,
             SimCommand.self,
+            PlayCommand.self,
+            InfoCommand.self,
         ]
     )
 

@@ -5,7 +5,7 @@ import Testing
 struct HelpTextTests {
     @Test func rootHelpListsEverySubcommand() {
         let help = ThrumCommand.helpMessage()
-        for name in ["demo", "validate", "compile", "inspect", "render"] {
+        for name in ["demo", "validate", "compile", "inspect", "render", "sim", "play", "info"] {
             #expect(help.contains(name), "root help lacks \(name)")
         }
         #expect(help.contains("Core Haptics"))
@@ -17,6 +17,8 @@ struct HelpTextTests {
         (["inspect"], ["offset", "<timeline>"]),
         (["render"], ["--svg", "sharpness"]),
         (["demo"], ["Examples/slice.ahap", "--svg"]),
+        (["play"], ["--device", "--loop", "--rate", "THRUM_DEVICE", "usb:VID:PID"]),
+        (["info"], ["--device", "--json", "capabilities"]),
     ])
     func subcommandHelpExplainsItsOptions(path: [String], phrases: [String]) {
         let outcome = runThrum(path + ["--help"])

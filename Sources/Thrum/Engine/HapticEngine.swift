@@ -159,7 +159,11 @@ public actor HapticEngine {
     private func openLink() throws -> BoardLink {
         if let link { return link }
         let connection = try DeviceConnection.open(device, simulator: simulatorConfiguration, manualClock: manualClock)
-        let link = BoardLink(transport: connection.transport, clock: clock)
+        var configuration = LinkConfiguration(role: .host)
+        // A fresh nonce per engine: a board that still holds an earlier host's session must see
+        // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
+        if manualClock == nil { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
+        let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration)
         self.connection = connection
         self.link = link
         linkEvents = Task { [weak self] in

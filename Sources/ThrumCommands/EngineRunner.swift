@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Thrum
+
+/// Runs async engine work from a synchronous command: starts an engine for `--device` (default
+/// `THRUM_DEVICE`, else the embedded simulator), runs `body`, stops the engine, and turns engine
+/// errors into `thrum: …` lines. Ctrl-C (SIGINT) or SIGTERM cancels `body` and still stops the engine.
+func withEngine<T: Sendable>(device: String?, _ body: @escaping @Sendable (HapticEngine) async throws -> T) async throws -> T {
+    let address: DeviceAddress
+    do {
+        address = try device.map { try DeviceAddress(parsing: $0) } ?? DeviceAddress.default
+    } catch {
+        throw failure("\(error)")
+    }
+    let engine: HapticEngine
+    do { engine = try HapticEngine(device: address) } catch { throw failure("\(error)") }
+    let console = Console.current
+    let work = Task {
+        try await Console.$current.withValue(console) {
+            try await engine.start()
+            return try await body(engine)
+        }
+    }
+    let signals = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { work.cancel() }
+        source.resume()
+        return source
+    }
+    defer {
+        signals.forEach { $0.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
+    }
+    let outcome = await work.result
+    await engine.stop()
+    switch outcome {
+    case .success(let value):
+        return value
+    case .failure(let error as ExitCode):
+        throw error
+    case .failure(is CancellationError):
+        throw failure("interrupted")
+    case .failure(let error):
+        throw failure("\(address): \(error)")
+    }
+}

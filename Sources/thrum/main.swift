@@ -1,3 +1,0 @@
-import ThrumCommands
-
-ThrumCommand.main()

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import ThrumCommands
+
+/// `thrum play` and `thrum info` against the embedded simulator, as a user runs them (real time:
+/// the patterns are short).
+@Suite("play and info on the embedded simulator")
+struct PlayInfoCommandTests {
+    @Test("info prints the simulated board's capabilities, as text and as JSON")
+    func info() async throws {
+        let text = await runThrumAsync(["info", "--device", "sim"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("board        thrum simulator"))
+        #expect(text.stdout.contains("channel 0    lra"))
+        let json = await runThrumAsync(["info", "--device", "sim", "--json"])
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["board"] as? String == "thrum simulator")
+        #expect((object["players"] as? Int ?? 0) >= 1)
+        #expect((object["channels"] as? [[String: Any]])?.first?["kind"] as? String == "lra")
+    }
+
+    @Test("play plays each file to its end and says so")
+    func play() async throws {
+        let outcome = await runThrumAsync(["play", "--device", "sim", example("palette-transient.ahap"), example("nom-nom.ahap")])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 4, "\(outcome.stdout)")
+        #expect(lines.first?.contains("palette-transient.ahap: playing on thrum simulator") == true)
+        let done = lines.filter { $0.contains(": done in ") }
+        #expect(done.count == 2)
+        // nom-nom lasts 0.6 s: the command returns when the board says it ended, not before.
+        let seconds = done.last.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? 0
+        #expect(seconds >= 0.6 && seconds < 2, "\(done)")
+    }
+
+    @Test("a device that is not there, or not an address, is an error naming it", arguments: [
+        (["--device", "/dev/thrum-no-such-board"], "/dev/thrum-no-such-board"),
+        (["--device", "COM3"], "is not a device address"),
+    ])
+    func badDevice(arguments: [String], words: String) async {
+        let outcome = await runThrumAsync(["play"] + arguments + [example("slice.ahap")])
+        #expect(outcome.exitCode == 1)
+        #expect(outcome.stderr.contains(words), "\(outcome.stderr)")
+    }
+
+    @Test("a rate outside 1/256…16 is refused before anything is opened")
+    func badRate() async {
+        let outcome = await runThrumAsync(["play", "--rate", "20", example("slice.ahap")])
+        #expect(outcome.exitCode != 0)
+        #expect(outcome.stderr.contains("--rate 20"))
+    }
+}
