@@ -32,14 +32,15 @@ struct RenderDemoTests {
         #expect(outcome.stderr.contains("cannot write /nonexistent-dir/x.svg"))
     }
 
-    @Test func demoPrintsTheSummaryAndWritesThePlot() throws {
+    @Test func demoPrintsTheSummaryPlaysOnTheSimulatorAndWritesThePlot() async throws {
         let folder = try scratchDirectory()
         let svg = folder.appendingPathComponent("demo.svg")
-        let outcome = runThrum(["demo", example("slice.ahap"), "--svg", svg.path])
+        let outcome = await runThrumAsync(["demo", example("slice.ahap"), "--svg", svg.path])
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("events       2: 1 HapticTransient, 1 HapticContinuous"))
         #expect(outcome.stdout.contains("curves       1 (5 control points)"))
         #expect(outcome.stdout.contains("bytes compiled"))
+        #expect(outcome.stdout.contains("played       on thrum simulator over the wire protocol, ended after 0.5"))
         let plot = try String(contentsOf: svg, encoding: .utf8)
         #expect(plot.contains("Acceleration"), "the demo plot shows the simulated board's actuator")
     }

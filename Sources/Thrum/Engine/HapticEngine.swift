@@ -23,6 +23,8 @@ public actor HapticEngine {
     private let clock: any EngineClock
     private let manualClock: ManualClock?
     private let simulatorConfiguration: BoardConfiguration
+    /// Replaces opening `device` (tests: a simulator behind a fault-injecting transport).
+    private let connector: (@Sendable () throws -> DeviceConnection)?
 
     private var connection: DeviceConnection?
     private var link: BoardLink?
@@ -61,7 +63,20 @@ public actor HapticEngine {
         self.init(device: .simulator, clock: SystemEngineClock(), manualClock: nil, simulator: configuration)
     }
 
-    private init(device: DeviceAddress, clock: any EngineClock, manualClock: ManualClock?, simulator: BoardConfiguration) {
+    /// An engine on a transport the caller opens (tests: faults on the line), on a manual clock.
+    /// `open` returns the host's end and the task serving the board, which the engine cancels.
+    init(manualClock: ManualClock, open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)) {
+        self.init(device: .simulator, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: BoardConfiguration()) {
+            let (transport, task) = try open()
+            return DeviceConnection(transport: transport, simulator: task)
+        }
+    }
+
+    private init(
+        device: DeviceAddress, clock: any EngineClock, manualClock: ManualClock?, simulator: BoardConfiguration,
+        connector: (@Sendable () throws -> DeviceConnection)? = nil
+    ) {
+        self.connector = connector
         self.device = device
         self.clock = clock
         self.manualClock = manualClock
@@ -158,7 +173,7 @@ public actor HapticEngine {
 
     private func openLink() throws -> BoardLink {
         if let link { return link }
-        let connection = try DeviceConnection.open(device, simulator: simulatorConfiguration, manualClock: manualClock)
+        let connection = try connector?() ?? DeviceConnection.open(device, simulator: simulatorConfiguration, manualClock: manualClock)
         var configuration = LinkConfiguration(role: .host)
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
