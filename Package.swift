@@ -112,7 +112,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumSimulator", "ThrumTransport", "ThrumWire"]),
+        .testTarget(
+            name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
+        ),
         .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline"]),
     ]
 )

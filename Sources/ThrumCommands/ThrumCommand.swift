@@ -20,6 +20,7 @@ public struct ThrumCommand: AsyncParsableCommand {
             SimCommand.self,
             PlayCommand.self,
             InfoCommand.self,
+            FlashCommand.self,
         ]
     )
 

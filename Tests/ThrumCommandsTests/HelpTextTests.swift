@@ -5,7 +5,7 @@ import Testing
 struct HelpTextTests {
     @Test func rootHelpListsEverySubcommand() {
         let help = ThrumCommand.helpMessage()
-        for name in ["demo", "validate", "compile", "inspect", "render", "sim", "play", "info"] {
+        for name in ["demo", "validate", "compile", "inspect", "render", "sim", "play", "info", "flash"] {
             #expect(help.contains(name), "root help lacks \(name)")
         }
         #expect(help.contains("Core Haptics"))
@@ -19,6 +19,9 @@ struct HelpTextTests {
         (["demo"], ["Examples/slice.ahap", "--svg"]),
         (["play"], ["--device", "--loop", "--rate", "THRUM_DEVICE", "usb:VID:PID"]),
         (["info"], ["--device", "--json", "capabilities"]),
+        (["flash"], ["store", "list", "read", "erase", "play"]),
+        (["flash", "store"], ["--slot", "--device", "atomically"]),
+        (["flash", "read"], ["--output", "thrum compile"]),
     ])
     func subcommandHelpExplainsItsOptions(path: [String], phrases: [String]) {
         let outcome = runThrum(path + ["--help"])

@@ -1,3 +1,4 @@
+import Foundation
 import ThrumSerial
 import ThrumSimulator
 import ThrumTransport
@@ -8,12 +9,15 @@ struct DeviceConnection: Sendable {
     var transport: any ByteTransport
     var simulator: Task<Void, Never>?
 
-    /// Opens `address`. The embedded simulator runs on `clock` when one is given (tests), in real
-    /// time otherwise.
-    static func open(_ address: DeviceAddress, simulator configuration: BoardConfiguration, manualClock: ManualClock?) throws -> DeviceConnection {
+    /// Opens `address`. The embedded simulator runs on `manualClock` when one is given (tests), in
+    /// real time otherwise; its flash lives in `flashFile` when given (so slots outlast the process).
+    static func open(
+        _ address: DeviceAddress, simulator configuration: BoardConfiguration, flashFile: URL?, manualClock: ManualClock?
+    ) throws -> DeviceConnection {
         switch address {
         case .simulator:
-            let (host, server) = try SimulatorServer.inProcess(configuration: configuration)
+            let (host, board) = InMemoryTransport.makePair(names: ("simulator (host end)", "simulator (board end)"))
+            let server = try SimulatorServer(configuration: configuration, transport: board, flashFile: flashFile)
             let task = Task<Void, Never> {
                 do {
                     if let manualClock { try await server.run(on: manualClock) } else { try await server.run() }

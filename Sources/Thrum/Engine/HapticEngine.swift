@@ -25,6 +25,7 @@ public actor HapticEngine {
     private let simulatorConfiguration: BoardConfiguration
     /// Replaces opening `device` (tests: a simulator behind a fault-injecting transport).
     private let connector: (@Sendable () throws -> DeviceConnection)?
+    private let simulatorFlashFile: URL?
 
     private var connection: DeviceConnection?
     private var link: BoardLink?
@@ -49,8 +50,23 @@ public actor HapticEngine {
     let emit = EventBroadcast<HapticEngineEvent>()
 
     /// An engine for `device` (default: the `THRUM_DEVICE` environment variable, else `sim`).
-    public init(device: DeviceAddress? = nil) throws {
-        try self.init(device: device ?? DeviceAddress.default, clock: SystemEngineClock(), manualClock: nil, simulator: BoardConfiguration())
+    /// The embedded simulator keeps its flash slots in `simulatorFlashFile` (default: a file in the
+    /// user's cache folder), so patterns stored with one engine are there for the next.
+    public init(device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile) throws {
+        try self.init(
+            device: device ?? DeviceAddress.default, clock: SystemEngineClock(), manualClock: nil, simulator: BoardConfiguration(),
+            flashFile: simulatorFlashFile)
+    }
+
+    /// `$XDG_CACHE_HOME/thrum/simulator-flash`, else `~/.cache/thrum/simulator-flash`; nil when
+    /// neither folder can be made (the flash then lasts as long as the engine).
+    public static var defaultSimulatorFlashFile: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        let folder = cache.appendingPathComponent("thrum")
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        return folder.appendingPathComponent("simulator-flash")
     }
 
     /// An engine whose link (and embedded simulator) run on a manual clock: tests move time.
@@ -59,8 +75,8 @@ public actor HapticEngine {
     }
 
     /// An engine for the embedded simulator with this board configuration, in real time.
-    public init(simulating configuration: BoardConfiguration) {
-        self.init(device: .simulator, clock: SystemEngineClock(), manualClock: nil, simulator: configuration)
+    public init(simulating configuration: BoardConfiguration, flashFile: URL? = nil) {
+        self.init(device: .simulator, clock: SystemEngineClock(), manualClock: nil, simulator: configuration, flashFile: flashFile)
     }
 
     /// An engine on a transport the caller opens (tests: faults on the line), on a manual clock.
@@ -74,9 +90,10 @@ public actor HapticEngine {
 
     private init(
         device: DeviceAddress, clock: any EngineClock, manualClock: ManualClock?, simulator: BoardConfiguration,
-        connector: (@Sendable () throws -> DeviceConnection)? = nil
+        flashFile: URL? = nil, connector: (@Sendable () throws -> DeviceConnection)? = nil
     ) {
         self.connector = connector
+        self.simulatorFlashFile = flashFile
         self.device = device
         self.clock = clock
         self.manualClock = manualClock
@@ -173,7 +190,8 @@ public actor HapticEngine {
 
     private func openLink() throws -> BoardLink {
         if let link { return link }
-        let connection = try connector?() ?? DeviceConnection.open(device, simulator: simulatorConfiguration, manualClock: manualClock)
+        let connection = try connector?() ?? DeviceConnection.open(
+            device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, manualClock: manualClock)
         var configuration = LinkConfiguration(role: .host)
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).

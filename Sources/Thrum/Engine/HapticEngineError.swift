@@ -25,6 +25,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidPattern(String)
     /// A player was used after the engine that made it was gone, or with a value out of range.
     case invalidPlayer(String)
+    /// A flash slot that does not exist or is empty, or a pattern too big for one.
+    case flash(String)
     /// A time before the engine's current time where that makes no sense, or not finite.
     case invalidTime(Double)
 
@@ -47,6 +49,7 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidPattern: -4813  // invalidPatternData
         case .invalidPlayer: -4812
         case .invalidTime: -4840
+        case .flash: -4809  // notSupported
         }
     }
 
@@ -74,6 +77,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "invalid pattern: \(why)"
         case .invalidPlayer(let why):
             "invalid player: \(why)"
+        case .flash(let why):
+            "flash: \(why)"
         case .invalidTime(let time):
             "invalid time \(time): times are engine seconds, finite and not negative"
         }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal (so logs and tests
+/// see no carriage returns), redrawn at most once per percent.
+final class ProgressBar: @unchecked Sendable {
+    private let label: String
+    private let console = Console.current
+    private let lock = NSLock()
+    private var lastPercent = -1
+    private let enabled = isatty(STDERR_FILENO) != 0
+
+    init(label: String) { self.label = label }
+
+    func update(_ done: Int, of total: Int) {
+        guard enabled, total > 0 else { return }
+        let percent = min(100, done * 100 / total)
+        let line: String? = lock.withLock {
+            guard percent != lastPercent else { return nil }
+            lastPercent = percent
+            let filled = percent * 30 / 100
+            return "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)% (\(done)/\(total) bytes)"
+        }
+        if let line { console.writeErr(line) }
+    }
+
+    func finish() {
+        if enabled, lock.withLock({ lastPercent >= 0 }) { console.writeErr("\n") }
+    }
+}
