@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "ThrumCommands",
             dependencies: [
-                "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport",
+                "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumSerial", "ThrumWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -21,6 +21,7 @@ public struct ThrumCommand: AsyncParsableCommand {
             PlayCommand.self,
             InfoCommand.self,
             FlashCommand.self,
+            PortsCommand.self,
         ]
     )
 

@@ -51,3 +51,17 @@ struct PlayInfoCommandTests {
         #expect(outcome.stderr.contains("--rate 20"))
     }
 }
+
+@Suite("thrum ports")
+struct PortsCommandTests {
+    @Test("lists the machine's serial ports as JSON, each with its path and transport")
+    func listsPorts() async throws {
+        let outcome = await runThrumAsync(["ports", "--json", "--no-probe"])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        let ports = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        for port in ports {
+            #expect((port["path"] as? String)?.hasPrefix("/dev/") == true, "\(port)")
+            #expect(["native", "usb", "bluetooth"].contains(port["transport"] as? String ?? ""), "\(port)")
+        }
+    }
+}
