@@ -42,7 +42,7 @@ struct RenderDemoTests {
         #expect(outcome.stdout.contains("bytes compiled"))
         // Real time on a loaded machine: the board reports the end after the pattern's 0.5 s, a little late at worst.
         let played = outcome.stdout.split(separator: "\n").first { $0.contains("played       on thrum simulator over the wire protocol, ended after") }
-        let seconds = played.flatMap { Double($0.split(separator: " ").last?.dropLast() ?? "") } ?? 0
+        let seconds = played.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? 0
         #expect(seconds >= 0.5 && seconds < 3, "\(outcome.stdout)")
         let plot = try String(contentsOf: svg, encoding: .utf8)
         #expect(plot.contains("Acceleration"), "the demo plot shows the simulated board's actuator")
