@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ThrumSimulator", targets: ["ThrumSimulator"]),
         .library(name: "ThrumSerial", targets: ["ThrumSerial"]),
         .library(name: "Thrum", targets: ["Thrum"]),
+        .library(name: "ThrumCoreHaptics", targets: ["ThrumCoreHaptics"]),
         .executable(name: "thrum", targets: ["thrum"]),
         .executable(name: "thrum-bench", targets: ["thrum-bench"]),
     ],
@@ -63,6 +64,8 @@ let package = Package(
             name: "Thrum",
             dependencies: ["ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSerial", "ThrumSimulator"]
         ),
+        // Core Haptics' names and synchronous signatures (CHHapticEngine, …) over Thrum's engine.
+        .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire"]),
         // The command tree of the `thrum` tool, as a library so tests can drive it.
         .target(
             name: "ThrumCommands",
@@ -115,6 +118,7 @@ let package = Package(
         .testTarget(
             name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
         ),
+        .testTarget(name: "ThrumCoreHapticsTests", dependencies: ["ThrumCoreHaptics", "Thrum"]),
         .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline"]),
     ]
 )

@@ -132,6 +132,11 @@ public actor HapticEngine {
         finishedHandler = handler
     }
 
+    /// Adds a line to the engine's events (for layers above the engine that have no error to throw).
+    package func log(_ text: String, level: UInt8 = 2) {
+        emit.yield(.log(level: level, text: text))
+    }
+
     public func setStoppedHandler(_ handler: (@Sendable (StoppedReason) -> Void)?) { stoppedHandler = handler }
     public func setResetHandler(_ handler: (@Sendable () -> Void)?) { resetHandler = handler }
 

@@ -1,0 +1,202 @@
+import Foundation
+import Thrum
+import ThrumModel
+import ThrumWire
+
+/// Core Haptics' engine (`CHHapticEngine`) on a Thrum board: the default device (`THRUM_DEVICE`,
+/// else the embedded simulator). Calls block until the board has answered, as Core Haptics'
+/// synchronous calls do; call them from your main thread or game loop, not from a Swift task.
+public final class CHHapticEngine: @unchecked Sendable {
+    public enum StoppedReason: Int, Sendable {
+        case audioSessionInterrupt = 1
+        case applicationSuspended = 2
+        case idleTimeout = 3
+        case notifyWhenFinished = 4
+        case engineDestroyed = 5
+        case gameControllerDisconnect = 6
+        case systemError = -1
+    }
+
+    public enum FinishedAction: Int, Sendable {
+        case stopEngine = 1
+        case leaveEngineRunning = 2
+    }
+
+    public typealias StoppedHandler = @Sendable (StoppedReason) -> Void
+    public typealias ResetHandler = @Sendable () -> Void
+    public typealias FinishedHandler = @Sendable ((any Error)?) -> FinishedAction
+    public typealias CompletionHandler = @Sendable ((any Error)?) -> Void
+
+    /// The Thrum engine underneath, for what Core Haptics has no words for (events, statistics).
+    public let engine: HapticEngine
+    private let lock = NSLock()
+    private var stopped: StoppedHandler?
+    private var reset: ResetHandler?
+    private var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false)
+    private var audioResources: [CHHapticAudioResourceID: URL] = [:]
+    private var nextAudioResource = 1
+    private var watcher: Task<Void, Never>?
+
+    /// An engine for the default device.
+    public init() throws {
+        do { engine = try HapticEngine() } catch { throw CHHapticError(error) }
+        watch()
+    }
+
+    /// An engine for a given Thrum engine (tests, or a device chosen in code).
+    public init(engine: HapticEngine) {
+        self.engine = engine
+        watch()
+    }
+
+    deinit { watcher?.cancel() }
+
+    /// Delivers the engine's stops and resets to the handlers, as Core Haptics does.
+    private func watch() {
+        let events = engine.events
+        watcher = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                switch event {
+                case .stopped(let reason):
+                    let mapped: StoppedReason = switch reason {
+                    case .idleTimeout: .idleTimeout
+                    case .notifyWhenFinished: .notifyWhenFinished
+                    default: .systemError
+                    }
+                    self.stoppedHandler(mapped)
+                case .reset:
+                    self.resetHandler()
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    // MARK: capabilities
+
+    /// What the default device supports. Haptics are supported when the default device is the
+    /// embedded simulator or its path exists; nothing is opened.
+    public static func capabilitiesForHardware() -> any CHHapticDeviceCapability {
+        let address = (try? DeviceAddress.default) ?? .simulator
+        let present: Bool = switch address {
+        case .simulator, .usb: true
+        case .path(let path): FileManager.default.fileExists(atPath: path)
+        }
+        return ThrumDeviceCapability(supportsHaptics: present, supportsAudio: address == .simulator)
+    }
+
+    // MARK: running
+
+    public func start() throws {
+        try blocking { try await self.engine.start() }
+    }
+
+    public func start(completionHandler: CompletionHandler? = nil) {
+        detached({ try await self.engine.start() }, completion: completionHandler)
+    }
+
+    public func stop(completionHandler: CompletionHandler? = nil) {
+        detached({ await self.engine.stop() }, completion: completionHandler)
+    }
+
+    public var stoppedHandler: StoppedHandler {
+        get {
+            let handler: StoppedHandler? = lock.withLock { stopped }
+            return handler ?? { _ in }
+        }
+        set { lock.withLock { stopped = newValue } }
+    }
+
+    public var resetHandler: ResetHandler {
+        get {
+            let handler: ResetHandler? = lock.withLock { reset }
+            return handler ?? {}
+        }
+        set { lock.withLock { reset = newValue } }
+    }
+
+    public func notifyWhenPlayersFinished(finishedHandler: @escaping FinishedHandler) {
+        let handler: @Sendable ((any Error)?) -> Thrum.FinishedAction = { error in
+            finishedHandler(error) == .stopEngine ? .stopEngine : .leaveEngineRunning
+        }
+        try? blocking { await self.engine.notifyWhenPlayersFinished(handler) }
+    }
+
+    /// Seconds on the board's clock: the time base of every `atTime:`.
+    public var currentTime: TimeInterval {
+        (try? blocking { await self.engine.currentTime }) ?? 0
+    }
+
+    /// Kept for code that sets it; the board's own keep-alive and standby govern idle power.
+    public var isAutoShutdownEnabled: Bool {
+        get { lock.withLock { settings.autoShutdown } }
+        set { lock.withLock { settings.autoShutdown = newValue } }
+    }
+
+    public var isMutedForHaptics: Bool {
+        get { lock.withLock { settings.mutedHaptics } }
+        set { lock.withLock { settings.mutedHaptics = newValue } }
+    }
+
+    public var isMutedForAudio: Bool {
+        get { lock.withLock { settings.mutedAudio } }
+        set { lock.withLock { settings.mutedAudio = newValue } }
+    }
+
+    public var playsHapticsOnly: Bool {
+        get { lock.withLock { settings.hapticsOnly } }
+        set { lock.withLock { settings.hapticsOnly = newValue } }
+    }
+
+    // MARK: players
+
+    public func makePlayer(with pattern: CHHapticPattern) throws -> any CHHapticPatternPlayer {
+        try makeAdvancedPlayer(with: pattern)
+    }
+
+    public func makeAdvancedPlayer(with pattern: CHHapticPattern) throws -> any CHHapticAdvancedPatternPlayer {
+        let player = try blocking { try await self.engine.makeAdvancedPlayer(with: self.prepared(pattern.pattern)) }
+        return ThrumPatternPlayer(player)
+    }
+
+    public func playPattern(from url: URL) throws {
+        try blocking { try await self.engine.playPattern(from: url) }
+    }
+
+    public func playPattern(from data: Data) throws {
+        try blocking { try await self.engine.playPattern(from: data) }
+    }
+
+    /// The pattern as this engine plays it: without audio events when the engine plays haptics
+    /// only or is muted for audio, without haptic events when muted for haptics.
+    private func prepared(_ pattern: HapticPattern) -> HapticPattern {
+        let (hapticsOnly, mutedAudio, mutedHaptics) = lock.withLock { (settings.hapticsOnly, settings.mutedAudio, settings.mutedHaptics) }
+        var result = pattern
+        result.events.removeAll { event in
+            (event.type.isAudio && (hapticsOnly || mutedAudio)) || (event.type.isHaptic && mutedHaptics)
+        }
+        return result
+    }
+
+    // MARK: audio
+
+    /// Registers an audio file for `AudioCustom` events. The file must exist; boards without an
+    /// audio output skip such events.
+    public func registerAudioResource(_ resourceURL: URL, options: [AnyHashable: Any] = [:]) throws -> CHHapticAudioResourceID {
+        guard FileManager.default.fileExists(atPath: resourceURL.path) else {
+            throw CHHapticError(.fileNotFound, "\(resourceURL.path) does not exist")
+        }
+        return lock.withLock {
+            defer { nextAudioResource += 1 }
+            audioResources[nextAudioResource] = resourceURL
+            return nextAudioResource
+        }
+    }
+
+    public func unregisterAudioResource(_ resourceID: CHHapticAudioResourceID) throws {
+        let removed = lock.withLock { audioResources.removeValue(forKey: resourceID) }
+        guard removed != nil else { throw CHHapticError(.invalidAudioResource, "audio resource \(resourceID) is not registered") }
+    }
+}

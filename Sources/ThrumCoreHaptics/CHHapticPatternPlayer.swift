@@ -1,0 +1,123 @@
+import Foundation
+import Thrum
+import ThrumModel
+
+/// Plays a pattern (Core Haptics' `CHHapticPatternPlayer`). Each call waits until the board has
+/// the command.
+public protocol CHHapticPatternPlayer: AnyObject, Sendable {
+    func start(atTime time: TimeInterval) throws
+    func stop(atTime time: TimeInterval) throws
+    func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws
+    func scheduleParameterCurve(_ parameterCurve: CHHapticParameterCurve, atTime time: TimeInterval) throws
+    func cancel() throws
+    var isMuted: Bool { get set }
+}
+
+/// A player with transport controls (Core Haptics' `CHHapticAdvancedPatternPlayer`).
+public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
+    func pause(atTime time: TimeInterval) throws
+    func resume(atTime time: TimeInterval) throws
+    func seek(toOffset offsetTime: TimeInterval) throws
+    var loopEnabled: Bool { get set }
+    var loopEnd: TimeInterval { get set }
+    var playbackRate: Float { get set }
+    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? { get set }
+}
+
+public typealias CHHapticAdvancedPatternPlayerCompletionHandler = @Sendable ((any Error)?) -> Void
+
+/// Both player kinds, over Thrum's advanced player. Property setters that Core Haptics makes
+/// non-throwing report a failure to the engine's log instead of losing it silently.
+final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendable {
+    let player: HapticAdvancedPatternPlayer
+    private let lock = NSLock()
+    private var muted = false
+    private var looping = false
+    private var end: TimeInterval = 0
+    private var rate: Float = 1
+    private var completion: CHHapticAdvancedPatternPlayerCompletionHandler?
+
+    init(_ player: HapticAdvancedPatternPlayer) { self.player = player }
+
+    func start(atTime time: TimeInterval) throws {
+        try blocking { try await self.player.start(atTime: time) }
+    }
+
+    func stop(atTime time: TimeInterval) throws {
+        try blocking { try await self.player.stop(atTime: time) }
+    }
+
+    func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws {
+        let values = try parameters.map { try $0.model() }
+        try blocking { try await self.player.sendParameters(values, atTime: time) }
+    }
+
+    func scheduleParameterCurve(_ parameterCurve: CHHapticParameterCurve, atTime time: TimeInterval) throws {
+        let curve = try parameterCurve.model()
+        try blocking { try await self.player.scheduleParameterCurve(curve, atTime: time) }
+    }
+
+    func cancel() throws {
+        try blocking { try await self.player.cancel() }
+    }
+
+    func pause(atTime time: TimeInterval) throws {
+        try blocking { try await self.player.pause(atTime: time) }
+    }
+
+    func resume(atTime time: TimeInterval) throws {
+        try blocking { try await self.player.resume(atTime: time) }
+    }
+
+    func seek(toOffset offsetTime: TimeInterval) throws {
+        try blocking { try await self.player.seek(toOffset: offsetTime) }
+    }
+
+    var isMuted: Bool {
+        get { lock.withLock { muted } }
+        set {
+            lock.withLock { muted = newValue }
+            apply { try await $0.setMuted(newValue) }
+        }
+    }
+
+    var loopEnabled: Bool {
+        get { lock.withLock { looping } }
+        set {
+            let end = lock.withLock { looping = newValue; return self.end }
+            apply { try await $0.setLoop(enabled: newValue, loopEnd: end) }
+        }
+    }
+
+    var loopEnd: TimeInterval {
+        get { lock.withLock { end } }
+        set {
+            let looping = lock.withLock { end = newValue; return self.looping }
+            apply { try await $0.setLoop(enabled: looping, loopEnd: newValue) }
+        }
+    }
+
+    var playbackRate: Float {
+        get { lock.withLock { rate } }
+        set {
+            lock.withLock { rate = newValue }
+            apply { try await $0.setPlaybackRate(Double(newValue)) }
+        }
+    }
+
+    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? {
+        get { lock.withLock { completion } }
+        set {
+            lock.withLock { completion = newValue }
+            try? blocking { await self.player.setCompletionHandler(newValue) }
+        }
+    }
+
+    /// Applies a setting now; a failure goes to the engine's events as a log line.
+    private func apply(_ change: @escaping @Sendable (HapticAdvancedPatternPlayer) async throws -> Void) {
+        do { try blocking { try await change(self.player) } } catch {
+            let engine = player.engine
+            Task { await engine.log("a player setting failed: \(error)") }
+        }
+    }
+}
