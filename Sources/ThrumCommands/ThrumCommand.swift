@@ -22,6 +22,7 @@ public struct ThrumCommand: AsyncParsableCommand {
             InfoCommand.self,
             FlashCommand.self,
             PortsCommand.self,
+            StreamCommand.self,
         ]
     )
 

@@ -15,6 +15,12 @@ public final class SimulatedBoard {
     public var recordsTrace = true
     /// Trace samples kept at most (older ones stay, newer are counted in `traceDropped`).
     public var traceCapacity = 4_000_000
+
+    /// The trace so far, handed over and cleared (a running server passes it to its ``TraceTap``).
+    public func takeTrace() -> [TraceSample] {
+        defer { trace.removeAll(keepingCapacity: true) }
+        return trace
+    }
     public private(set) var traceDropped = 0
     /// Actuator acceleration per channel, at `accelerationRate` (when `recordsAcceleration`).
     public private(set) var acceleration: [AccelerationTrace]

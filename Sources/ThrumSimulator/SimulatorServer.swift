@@ -8,8 +8,11 @@ public struct SimulatorServer: Sendable {
     public let configuration: BoardConfiguration
     public let transport: any ByteTransport
     public let flashFile: URL?
+    /// Receives every rendered tick while the server runs (tests: what the board played).
+    public let tap: TraceTap?
 
-    public init(configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil) throws {
+    public init(configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil, tap: TraceTap? = nil) throws {
+        self.tap = tap
         let problems = configuration.problems()
         guard problems.isEmpty else { throw SimulatorError("board configuration: " + problems.joined(separator: "; ")) }
         self.configuration = configuration
@@ -35,7 +38,7 @@ public struct SimulatorServer: Sendable {
         let flash = try configuration.slotCount > 0
             ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: flashFile) : nil
         let board = try SimulatedBoard(configuration, flash: flash)
-        board.recordsTrace = false
+        board.recordsTrace = tap != nil
         let inbox = Inbox()
         let transport = self.transport
         let reader = Task {
@@ -53,6 +56,7 @@ public struct SimulatorServer: Sendable {
             if !bytes.isEmpty { board.hostSend(bytes) }
             let elapsed = start.duration(to: clock.now)
             board.advance(to: UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000))
+            if let tap { tap.append(board.takeTrace()) }
             let out = board.hostReceive()
             if !out.isEmpty {
                 do { try await transport.write(out) } catch { return }
@@ -78,4 +82,27 @@ private final class Inbox: @unchecked Sendable {
             return (bytes, finished && bytes.isEmpty)
         }
     }
+}
+
+/// The rendered ticks of a running simulator, for whoever watches (bounded: the oldest go first).
+public final class TraceTap: @unchecked Sendable {
+    private let lock = NSLock()
+    private var samples: [TraceSample] = []
+    private let capacity: Int
+
+    public init(capacity: Int = 200_000) { self.capacity = capacity }
+
+    func append(_ new: [TraceSample]) {
+        guard !new.isEmpty else { return }
+        lock.withLock {
+            samples += new
+            if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
+        }
+    }
+
+    /// The ticks kept so far, oldest first.
+    public var ticks: [TraceSample] { lock.withLock { samples } }
+
+    /// The last tick of `channel`, if any.
+    public func latest(channel: Int = 0) -> TraceSample? { lock.withLock { samples.last { $0.channel == channel } } }
 }

@@ -5,7 +5,7 @@ import Testing
 struct HelpTextTests {
     @Test func rootHelpListsEverySubcommand() {
         let help = ThrumCommand.helpMessage()
-        for name in ["demo", "validate", "compile", "inspect", "render", "sim", "play", "info", "flash", "ports"] {
+        for name in ["demo", "validate", "compile", "inspect", "render", "sim", "play", "info", "flash", "ports", "stream"] {
             #expect(help.contains(name), "root help lacks \(name)")
         }
         #expect(help.contains("Core Haptics"))
@@ -19,6 +19,7 @@ struct HelpTextTests {
         (["demo"], ["Examples/slice.ahap", "--svg"]),
         (["play"], ["--device", "--loop", "--rate", "THRUM_DEVICE", "usb:VID:PID"]),
         (["info"], ["--device", "--json", "capabilities"]),
+        (["stream"], ["intensity sharpness", "--device", "--hold", "stdin"]),
         (["ports"], ["--json", "--no-probe", "handshake"]),
         (["flash"], ["store", "list", "read", "erase", "play"]),
         (["flash", "store"], ["--slot", "--device", "atomically"]),

@@ -207,3 +207,25 @@ enum WireParameter: UInt8 {
         Int16((Double(id.range.clamp(value)) * 16384).rounded())
     }
 }
+
+extension HapticPatternPlayer {
+    /// Sets dynamic parameters at once over the real-time channel: no acknowledgement, no
+    /// retransmission, the newest value wins on the board. The lowest-latency path, for values that
+    /// follow a finger or a physics engine many times a second; a lost update is overtaken by the
+    /// next. Use ``sendParameters(_:atTime:)`` for a value that must arrive.
+    public func sendRealtimeParameters(_ parameters: [DynamicParameter]) async throws {
+        try await engine.sendRealtime(parameters, player: id)
+    }
+}
+
+extension HapticEngine {
+    func sendRealtime(_ parameters: [DynamicParameter], player id: Int) async throws {
+        let link = try runningLink()
+        guard let boardPlayer = players.boardPlayer(of: id) else { return }
+        for parameter in parameters {
+            guard let wire = WireParameter(parameter.id) else { continue }
+            try await link.sendUnacknowledged(
+                .rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: WireParameter.q14(parameter.value, for: parameter.id)))
+        }
+    }
+}

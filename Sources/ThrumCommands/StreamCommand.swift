@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Thrum
+
+/// `thrum stream [--device D]`: dynamic intensity and sharpness from standard input.
+struct StreamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream",
+        abstract: "Play a continuous haptic whose intensity and sharpness follow `intensity sharpness` lines on stdin.",
+        discussion: """
+            Each line holds two numbers from 0 to 1, e.g. `0.8 0.3`; each is applied at once over the \
+            real-time channel (newest wins). A line that is not two such numbers is reported with its \
+            line number and skipped. At the end of input the output fades to silence and the command \
+            returns. Try: printf '0.2 0.1\\n0.6 0.5\\n1 1\\n' | thrum stream
+            """
+    )
+
+    @Option(help: "The board: sim, a device path, or usb:VID:PID[:SERIAL] (default: $THRUM_DEVICE, else sim).")
+    var device: String?
+
+    @Option(help: "Seconds to hold each line's values before reading the next (0: as fast as lines come).")
+    var hold: Double = 0
+
+    func validate() throws {
+        guard hold.isFinite, hold >= 0, hold <= 60 else { throw ValidationError("--hold \(hold): must be 0…60 seconds") }
+    }
+
+    func run() async throws {
+        let hold = hold
+        let lines = Self.standardInputLines()
+        let applied = try await withEngine(device: device) { engine in
+            // Event intensity 1 and sharpness 0: the intensity control then is the intensity, and
+            // the sharpness control (which adds) is the sharpness.
+            let tone = HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0)])
+            let player = try await engine.makeAdvancedPlayer(with: tone)
+            try await player.setLoop(enabled: true)
+            try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
+            try await player.start(atTime: HapticEngine.timeImmediate)
+            try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
+            var count = 0
+            for await (number, line) in lines {
+                guard let (intensity, sharpness) = Self.parse(line) else {
+                    if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                        Console.current.error("thrum stream: line \(number): expected `intensity sharpness`, two numbers from 0 to 1; got `\(line)`")
+                    }
+                    continue
+                }
+                try await player.sendRealtimeParameters([
+                    DynamicParameter(.hapticIntensityControl, value: intensity, time: 0),
+                    DynamicParameter(.hapticSharpnessControl, value: sharpness, time: 0),
+                ])
+                count += 1
+                if hold > 0 { try await Task.sleep(for: .milliseconds(Int64(hold * 1000))) }
+            }
+            // The end: a reliable zero, then stop (the release is the board's fade).
+            try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
+            try await player.stop(atTime: HapticEngine.timeImmediate)
+            return count
+        }
+        Console.current.line("thrum stream: \(applied) update\(applied == 1 ? "" : "s") applied")
+    }
+
+    /// `intensity sharpness`, both within 0…1.
+    static func parse(_ line: String) -> (Float, Float)? {
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+        guard fields.count == 2, let intensity = Float(fields[0]), let sharpness = Float(fields[1]),
+              (0...1).contains(intensity), (0...1).contains(sharpness) else { return nil }
+        return (intensity, sharpness)
+    }
+
+    /// Lines of standard input with their numbers, read on a thread of their own (reading blocks).
+    static func standardInputLines() -> AsyncStream<(Int, String)> {
+        let (stream, continuation) = AsyncStream.makeStream(of: (Int, String).self)
+        Thread {
+            var number = 0
+            while let line = readLine() {
+                number += 1
+                continuation.yield((number, line))
+            }
+            continuation.finish()
+        }.start()
+        return stream
+    }
+}
