@@ -80,7 +80,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "thrum-bench",
-            dependencies: ["ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator"]
+            dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator"]
         ),
         .testTarget(
             name: "ThrumModelTests",

@@ -50,20 +50,47 @@ public struct SimulatorServer: Sendable {
         defer { reader.cancel() }
         let start = clock.now
         let period = Duration.microseconds(max(1000, 1_000_000 / configuration.tickRate))
-        var wake = start
-        while !Task.isCancelled {
-            let (bytes, finished) = inbox.take()
-            if !bytes.isEmpty { board.hostSend(bytes) }
+        var tick = start
+        func boardTime() -> UInt64 {
             let elapsed = start.duration(to: clock.now)
-            board.advance(to: UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000))
+            return UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
+        }
+        while !Task.isCancelled {
+            // Catch the board up to now first, so bytes the host wrote since are sent on the line
+            // at the time they came (a real UART takes them at once), not at the last wake.
+            board.advance(to: boardTime())
+            let (bytes, finished) = inbox.take()
+            if !bytes.isEmpty {
+                board.hostSend(bytes)
+                board.advance(to: boardTime())
+            }
             if let tap { tap.append(board.takeTrace()) }
             let out = board.hostReceive()
             if !out.isEmpty {
                 do { try await transport.write(out) } catch { return }
             }
             if finished { return }
-            wake = max(wake.advanced(by: period), clock.now)
-            do { try await clock.sleep(until: wake, tolerance: nil) } catch { return }
+            // Wake at the next tick, when the next byte reaches the host, or when the host writes.
+            if clock.now >= tick { tick = max(tick.advanced(by: period), clock.now) }
+            var wake = tick
+            if let arrival = board.nextByteToHost, arrival > board.time {
+                wake = min(wake, start.advanced(by: .microseconds(Int64(arrival))))
+            }
+            let deadline = wake
+            let woke = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return false }
+                    return true
+                }
+                group.addTask {
+                    await inbox.waitForBytes()
+                    return true
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            if !woke && Task.isCancelled { return }
         }
     }
 }
@@ -74,8 +101,46 @@ private final class Inbox: @unchecked Sendable {
     private var bytes: [UInt8] = []
     private var finished = false
 
-    func put(_ chunk: [UInt8]) { lock.withLock { bytes += chunk } }
-    func finish() { lock.withLock { finished = true } }
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func put(_ chunk: [UInt8]) {
+        let waiting = lock.withLock {
+            bytes += chunk
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume()
+    }
+
+    func finish() {
+        let waiting = lock.withLock {
+            finished = true
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume()
+    }
+
+    /// Returns once bytes are waiting or the input finished (at once if so already), or when the
+    /// waiting task is cancelled.
+    func waitForBytes() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = lock.withLock {
+                    if !bytes.isEmpty || finished || Task.isCancelled { return true }
+                    waiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = lock.withLock {
+                defer { waiter = nil }
+                return waiter
+            }
+            waiting?.resume()
+        }
+    }
     func take() -> ([UInt8], Bool) {
         lock.withLock {
             defer { bytes.removeAll(keepingCapacity: true) }

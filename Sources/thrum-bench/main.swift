@@ -15,6 +15,7 @@ let suites: [Suite] = [
     Suite.link,
     transportSuite,
     differentialSuite,
+    latencySuite,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -85,4 +85,23 @@ struct LinkTransferTests {
             #expect(!simulation.hostEvents.contains { if case .failed = $0 { true } else { false } })
         }
     }
+
+    /// Found by the property above (seed 95314, about one seed in a hundred): under 1 % byte
+    /// corruption with 64-byte chunks the transfer stops with 20 messages unacknowledged, the
+    /// line idle and the host retransmitting; nothing arrives wrong, but 1,126 bytes never arrive.
+    /// A liveness bug in the reliable window, not yet found; recorded here so it is not forgotten
+    /// and so that this test says so when it is fixed.
+    @Test("known stall: seed 95314 under 1 % byte corruption")
+    func knownStall() throws {
+        var faults = VirtualLine.Faults.issue3
+        faults.corruptRate = 0
+        faults.byteCorruptionRate = 0.01
+        let data = Self.payload(size: 65536, seed: 95314)
+        var simulation = Self.simulation(seed: 95314, faults: faults)
+        let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(1800), chunkPayload: 64)
+        #expect(data.starts(with: arrived), "what arrives is never wrong, only incomplete")
+        withKnownIssue("the reliable window stalls on this seed") {
+            #expect(arrived.count == data.count)
+        }
+    }
 }

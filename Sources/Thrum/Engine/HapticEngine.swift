@@ -79,9 +79,10 @@ public actor HapticEngine {
         self.init(device: .simulator, clock: SystemEngineClock(), manualClock: nil, simulator: configuration, flashFile: flashFile)
     }
 
-    /// An engine on a transport the caller opens (tests: faults on the line), on a manual clock.
-    /// `open` returns the host's end and the task serving the board, which the engine cancels.
-    init(manualClock: ManualClock, open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)) {
+    /// An engine on a transport the caller opens (tests and benchmarks: a simulator behind a
+    /// faulty or slow line), on a manual clock. `open` returns the host's end and the task serving
+    /// the board, which the engine cancels when it stops.
+    public init(manualClock: ManualClock, open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)) {
         self.init(device: .simulator, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: BoardConfiguration()) {
             let (transport, task) = try open()
             return DeviceConnection(transport: transport, simulator: task)
@@ -139,6 +140,11 @@ public actor HapticEngine {
 
     public func setStoppedHandler(_ handler: (@Sendable (StoppedReason) -> Void)?) { stoppedHandler = handler }
     public func setResetHandler(_ handler: (@Sendable () -> Void)?) { resetHandler = handler }
+
+    /// The link's counters (frames and bytes each way, retransmissions), zero before start.
+    public var linkStatistics: LinkStatistics {
+        get async { await link?.statistics ?? LinkStatistics() }
+    }
 
     /// The board's clock now, in seconds: the time base of every `atTime:`.
     public var currentTime: TimeInterval {

@@ -54,6 +54,8 @@ actor BoardLink {
 
     var preferredPayload: Int { session.preferredPayload }
 
+    var statistics: LinkStatistics { session.statistics }
+
     // MARK: connecting and closing
 
     /// Starts the tasks and the handshake; returns the board's capabilities from its INFO.

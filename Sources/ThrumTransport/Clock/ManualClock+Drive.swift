@@ -1,0 +1,51 @@
+import Foundation
+
+extension ManualClock {
+    /// Runs `body` while moving this clock forward `step` at a time, letting other tasks run
+    /// between steps, until `body` returns or `limit` of clock time passes (then
+    /// ``ManualClockLimit`` is thrown and `body` cancelled). For tests and virtual-time benchmarks
+    /// of systems whose every part sleeps on this clock: nothing waits on wall-clock time.
+    public func drive<T: Sendable>(
+        step: Duration = .milliseconds(1), limit: Duration = .seconds(30), yields: Int = 50,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let outcome = DriveOutcome<T>()
+        let task = Task {
+            do { outcome.set(.success(try await body())) } catch { outcome.set(.failure(error)) }
+        }
+        let end = now.advanced(by: limit)
+        while outcome.value == nil {
+            for _ in 0..<yields { await Task.yield() }
+            if outcome.value != nil { break }
+            guard now < end else {
+                task.cancel()
+                throw ManualClockLimit(limit: limit)
+            }
+            advance(by: step)
+        }
+        return try outcome.value!.get()
+    }
+
+    /// Moves the clock on by `duration`, `step` at a time, letting other tasks run between steps.
+    public func pass(_ duration: Duration, step: Duration = .milliseconds(1), yields: Int = 50) async {
+        let end = now.advanced(by: duration)
+        while now < end {
+            for _ in 0..<yields { await Task.yield() }
+            advance(by: min(step, now.duration(to: end)))
+        }
+        for _ in 0..<yields { await Task.yield() }
+    }
+}
+
+/// ``ManualClock/drive(step:limit:yields:_:)`` ran out of clock time.
+public struct ManualClockLimit: Error, CustomStringConvertible {
+    public var limit: Duration
+    public var description: String { "not done within \(limit) of virtual time" }
+}
+
+private final class DriveOutcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+    var value: Result<T, any Error>? { lock.withLock { result } }
+    func set(_ value: Result<T, any Error>) { lock.withLock { result = value } }
+}
