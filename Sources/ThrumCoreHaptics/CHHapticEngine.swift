@@ -129,10 +129,14 @@ public final class CHHapticEngine: @unchecked Sendable {
         (try? blocking { await self.engine.currentTime }) ?? 0
     }
 
-    /// Kept for code that sets it; the board's own keep-alive and standby govern idle power.
+    /// After 2 s with nothing playing the board's drivers go to standby and the engine stops with
+    /// `.idleTimeout`; the next `start()` wakes them.
     public var isAutoShutdownEnabled: Bool {
         get { lock.withLock { settings.autoShutdown } }
-        set { lock.withLock { settings.autoShutdown = newValue } }
+        set {
+            lock.withLock { settings.autoShutdown = newValue }
+            try? blocking { await self.engine.setAutoShutdown(enabled: newValue) }
+        }
     }
 
     public var isMutedForHaptics: Bool {

@@ -175,3 +175,32 @@ struct EngineTests {
         return found
     }
 }
+
+@Suite("Auto shutdown")
+struct AutoShutdownTests {
+    @Test("an idle engine puts the drivers in standby and stops with idleTimeout; start wakes it")
+    func idleTimeout() async throws {
+        let clock = ManualClock()
+        let engine = HapticEngine(manualClock: clock)
+        try await withVirtualTime(clock) { try await engine.start() }
+        await engine.setAutoShutdown(enabled: true, after: .milliseconds(500))
+        let events = engine.events
+        let player = try await engine.makePlayer(with: EngineTests.tap)
+        try await withVirtualTime(clock) { try await player.start(atTime: 0) }
+        await advance(clock, by: .milliseconds(300))
+        #expect(await engine.isRunning, "not idle long enough yet")
+        let stopped = try await withVirtualTime(clock) { () -> StoppedReason? in
+            for await event in events { if case .stopped(let reason) = event { return reason } }
+            return nil
+        }
+        #expect(stopped == .idleTimeout)
+        #expect(await !engine.isRunning)
+        await #expect(throws: HapticEngineError.self) { try await player.start(atTime: 0) }
+        try await withVirtualTime(clock) {
+            try await engine.start()
+            try await player.start(atTime: 0)
+        }
+        #expect(await engine.statistics.uploads == 1, "the board kept the timeline through standby")
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
+}

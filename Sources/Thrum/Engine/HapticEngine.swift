@@ -39,6 +39,13 @@ public actor HapticEngine {
     /// What the engine sent the board, for tests, benchmarks and the curious.
     public private(set) var statistics = EngineStatistics()
 
+    /// Whether the engine puts the board's drivers in standby after ``autoShutdownDelay`` with
+    /// no player playing, and stops with ``StoppedReason/idleTimeout``; the next ``start()``
+    /// wakes them (Core Haptics' `isAutoShutdownEnabled`).
+    public private(set) var isAutoShutdownEnabled = false
+    public private(set) var autoShutdownDelay: Duration = .seconds(2)
+    private var idleGeneration = 0
+
     /// Called when the engine stops for a reason other than ``stop()``.
     public var stoppedHandler: (@Sendable (StoppedReason) -> Void)?
     /// Called when the board rebooted; restart the engine from it (players keep working).
@@ -119,6 +126,7 @@ public actor HapticEngine {
         try await link.command { .engineStart(tag: $0) }
         isRunning = true
         emit.yield(.started)
+        noteActivity()
     }
 
     /// Stops every player, puts the drivers in standby and closes the device.
@@ -136,6 +144,33 @@ public actor HapticEngine {
     /// Adds a line to the engine's events (for layers above the engine that have no error to throw).
     package func log(_ text: String, level: UInt8 = 2) {
         emit.yield(.log(level: level, text: text))
+    }
+
+    public func setAutoShutdown(enabled: Bool, after delay: Duration = .seconds(2)) {
+        isAutoShutdownEnabled = enabled
+        autoShutdownDelay = delay
+        noteActivity()
+    }
+
+    /// Something played or stopped: restart the idle countdown if nothing plays now.
+    func noteActivity() {
+        idleGeneration += 1
+        guard isAutoShutdownEnabled, isRunning, players.activeCount == 0, let link else { return }
+        let generation = idleGeneration
+        let deadline = clock.now + autoShutdownDelay
+        let clock = clock
+        Task { [weak self] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            await self?.idleTimedOut(generation: generation, link: link)
+        }
+    }
+
+    private func idleTimedOut(generation: Int, link source: BoardLink) async {
+        guard generation == idleGeneration, isRunning, players.activeCount == 0, source === link else { return }
+        isRunning = false
+        try? await source.command { .engineStop(tag: $0) }
+        emit.yield(.stopped(.idleTimeout))
+        stoppedHandler?(.idleTimeout)
     }
 
     public func setStoppedHandler(_ handler: (@Sendable (StoppedReason) -> Void)?) { stoppedHandler = handler }
@@ -274,6 +309,7 @@ public actor HapticEngine {
         guard let id = players.finished(boardPlayer: boardPlayer) else { return }
         emit.yield(.playerFinished(player: id))
         players.completion(of: id)?(nil)
+        noteActivity()
         if players.activeCount == 0, let handler = finishedHandler {
             finishedHandler = nil
             if handler(nil) == .stopEngine, let link {

@@ -109,6 +109,7 @@ extension HapticEngine {
         if settings.rateQ8 != 256 { messages.append { .playerRate(tag: $0, player: player, rateQ8: settings.rateQ8) } }
         if settings.loopEnabled { messages.append { .playerLoop(tag: $0, player: player, enabled: true, loopEnd: settings.loopEnd) } }
         if settings.muted { messages.append { .playerMute(tag: $0, player: player, muted: true) } }
+        noteActivity()
         do {
             try await runningLink().commands(messages)
         } catch {
@@ -127,6 +128,7 @@ extension HapticEngine {
         guard let boardPlayer = players.boardPlayer(of: id) else { return }
         try await runningLink().command { .playerCancel(tag: $0, player: UInt8(boardPlayer)) }
         players.release(id)
+        noteActivity()
     }
 
     /// Sends a command for the board player `id` plays on; a player that is not playing ignores it.
