@@ -10,6 +10,8 @@ public struct SimulatorServer: Sendable {
     public let flashFile: URL?
     /// Receives every rendered tick while the server runs (tests: what the board played).
     public let tap: TraceTap?
+    /// Lets a test press the board's reset button while it runs.
+    public let resetButton = ResetButton()
 
     public init(configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil, tap: TraceTap? = nil) throws {
         self.tap = tap
@@ -59,6 +61,7 @@ public struct SimulatorServer: Sendable {
             // Catch the board up to now first, so bytes the host wrote since are sent on the line
             // at the time they came (a real UART takes them at once), not at the last wake.
             board.advance(to: boardTime())
+            if resetButton.takePress() { try board.reboot() }
             let (bytes, finished) = inbox.take()
             if !bytes.isEmpty {
                 board.hostSend(bytes)
@@ -170,4 +173,22 @@ public final class TraceTap: @unchecked Sendable {
 
     /// The last tick of `channel`, if any.
     public func latest(channel: Int = 0) -> TraceSample? { lock.withLock { samples.last { $0.channel == channel } } }
+}
+
+/// A reset button for a running simulator: pressing it reboots the firmware core (new boot epoch,
+/// timelines and players gone, flash kept) at the server's next step.
+public final class ResetButton: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pressed = false
+
+    public init() {}
+
+    public func press() { lock.withLock { pressed = true } }
+
+    func takePress() -> Bool {
+        lock.withLock {
+            defer { pressed = false }
+            return pressed
+        }
+    }
 }
