@@ -11,7 +11,8 @@ struct PlayCommand: AsyncParsableCommand {
         discussion: """
             The device is `sim` (the embedded simulator), a serial device or pseudo-terminal path, or \
             usb:VID:PID[:SERIAL]; the default is $THRUM_DEVICE, else sim. With --loop the last file \
-            repeats until Ctrl-C.
+            repeats until Ctrl-C. On a terminal a live meter shows the pattern's intensity and sharpness \
+            as it plays.
             """
     )
 
@@ -47,7 +48,11 @@ struct PlayCommand: AsyncParsableCommand {
                 let length = pattern.duration / rate
                 Console.current.line(String(format: "%@: playing on %@ (%.3f s%@)", file, board, length, looping ? ", looping until Ctrl-C" : ""))
                 try await player.start(atTime: HapticEngine.timeImmediate)
+                let meter = LiveMeter.isWanted ? Task { await LiveMeter(pattern: pattern, rate: rate, looping: looping).run(since: .now) } : nil
+                defer { meter?.cancel() }
                 try await Self.waitForEnd(of: player, events: events, within: looping ? nil : length + 5)
+                meter?.cancel()
+                await meter?.value
                 let took = await engine.currentTime - started
                 Console.current.line(String(format: "%@: done in %.3f s", file, took))
             }

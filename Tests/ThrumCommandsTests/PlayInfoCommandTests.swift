@@ -65,3 +65,15 @@ struct PortsCommandTests {
         }
     }
 }
+
+@Suite("thrum play's live meter")
+struct LiveMeterTests {
+    @Test("bars are proportional and values are printed beside them")
+    func meterLine() {
+        let line = LiveMeter.line(intensity: 0.5, sharpness: 1, elapsed: 1.25)
+        #expect(line.hasPrefix("intensity " + String(repeating: "█", count: 10) + String(repeating: "·", count: 10) + " 0.50"), "\(line)")
+        #expect(line.contains("sharpness " + String(repeating: "█", count: 20) + " 1.00"), "\(line)")
+        #expect(line.hasSuffix("1.25 s"), "\(line)")
+        #expect(LiveMeter.line(intensity: 3, sharpness: -1, elapsed: 0).contains("█" + String(repeating: "█", count: 19) + " 3.00"), "bars clip, values do not")
+    }
+}
