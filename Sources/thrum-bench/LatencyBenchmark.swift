@@ -66,9 +66,9 @@ final class LatencyBench: @unchecked Sendable {
                 try? await server.run(on: clock)
             })
         }
-        try await clock.drive(step: step, yields: 10) { try await engine.start() }
+        try await clock.drive(step: step, yields: 50) { try await engine.start() }
         originSeconds = origin.seconds
-        await clock.pass(.milliseconds(300), step: step, yields: 10)  // clock sync's first burst
+        await clock.pass(.milliseconds(300), step: step, yields: 50)  // clock sync's first burst
         return (clock, tap, engine)
     }
 
@@ -87,15 +87,15 @@ final class LatencyBench: @unchecked Sendable {
         let (clock, tap, engine) = try await setUp()
         let tapPattern = HapticPattern(events: [.continuous(at: 0, duration: 0.05, intensity: 1)])
         let cached = try await engine.makePlayer(with: tapPattern)
-        try await clock.drive(step: step, yields: 10) {
+        try await clock.drive(step: step, yields: 50) {
             try await cached.start(atTime: 0)  // uploads; later starts find it on the board
         }
-        await clock.pass(.milliseconds(100), step: step, yields: 10)
+        await clock.pass(.milliseconds(100), step: step, yields: 50)
         var cachedLatencies: [Double] = []
         for _ in 0..<20 {
             let sent = clock.now.offset.secondsDouble
-            try await clock.drive(step: step, yields: 10) { try await cached.start(atTime: 0) }
-            await clock.pass(.milliseconds(80), step: step, yields: 10)
+            try await clock.drive(step: step, yields: 50) { try await cached.start(atTime: 0) }
+            await clock.pass(.milliseconds(80), step: step, yields: 50)
             if let first = firstTick(tap, from: sent, where: { $0 > 0 }) { cachedLatencies.append(first - sent) }
         }
         // An uncached small pattern: upload (begin, chunk, commit, each answered) and then start.
@@ -104,16 +104,17 @@ final class LatencyBench: @unchecked Sendable {
             let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.05 + Double(index) * 0.001, intensity: 1)])
             let player = try await engine.makePlayer(with: pattern)
             let sent = clock.now.offset.secondsDouble
-            try await clock.drive(step: step, yields: 10) { try await player.start(atTime: 0) }
-            await clock.pass(.milliseconds(100), step: step, yields: 10)
+            try await clock.drive(step: step, yields: 50) { try await player.start(atTime: 0) }
+            await clock.pass(.milliseconds(100), step: step, yields: 50)
             if let first = firstTick(tap, from: sent, where: { $0 > 0 }) { uncachedLatencies.append(first - sent) }
         }
-        try await clock.drive(step: step, yields: 10) { await engine.stop() }
+        try await clock.drive(step: step, yields: 50) { await engine.stop() }
         let startBytes = Self.frameBytes(.playerStart(tag: 1, player: 0, handle: 0, atTime: 0, position: 0), channel: .reliable)
         let wire = wireTime(bytes: startBytes)
         let uncachedBytes = startBytes + 3 * 20 + cached.timelineSize  // begin, chunk and commit frames around the timeline
         return [
             Metric(name: "latency.\(label).start_cached_wire_ms", value: wire * 1000, unit: "ms", goal: .none),
+            Metric(name: "latency.\(label).start_cached_min_ms", value: (cachedLatencies.min() ?? .infinity) * 1000, unit: "ms", goal: .none),
             Metric(name: "latency.\(label).start_cached_max_ms", value: (cachedLatencies.max() ?? .infinity) * 1000, unit: "ms",
                    goal: .atMost((wire + tick) * 1000)),
             Metric(name: "latency.\(label).start_uncached_wire_ms", value: wireTime(bytes: uncachedBytes) * 1000, unit: "ms", goal: .none),
@@ -125,23 +126,23 @@ final class LatencyBench: @unchecked Sendable {
     func parameterLatency() async throws -> [Metric] {
         let (clock, tap, engine) = try await setUp()
         let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1)]))
-        try await clock.drive(step: step, yields: 10) { try await player.start(atTime: 0) }
-        await clock.pass(.milliseconds(50), step: step, yields: 10)
+        try await clock.drive(step: step, yields: 50) { try await player.start(atTime: 0) }
+        await clock.pass(.milliseconds(50), step: step, yields: 50)
         var sent: [(time: Double, value: Double)] = []
         for index in 0..<10_000 {
             // Distinct consecutive values in Q14 steps the board renders exactly.
             let value = Float(0.2 + 0.6 * Double((index * 37) % 101) / 100)
             let time = clock.now.offset.secondsDouble
-            try await clock.drive(step: step, yields: 10) {
+            try await clock.drive(step: step, yields: 50) {
                 try await player.sendRealtimeParameters([DynamicParameter(.hapticIntensityControl, value: value, time: 0)])
             }
             sent.append((time, Double(value)))
             let next = Duration.seconds(Double(index + 1) * 0.001) - (clock.now.offset - Duration.seconds(sent[0].time))
-            if next > .zero { await clock.pass(next, step: step, yields: 4) }
+            if next > .zero { await clock.pass(next, step: step, yields: 20) }
         }
-        await clock.pass(.milliseconds(50), step: step, yields: 10)
+        await clock.pass(.milliseconds(50), step: step, yields: 50)
         let statistics = await engine.linkStatistics
-        try await clock.drive(step: step, yields: 10) { await engine.stop() }
+        try await clock.drive(step: step, yields: 50) { await engine.stop() }
         let ticks = tap.ticks.map { (seconds: $0.seconds + originSeconds, intensity: $0.intensity) }
         var latencies: [Double] = []
         var firstSecond: [Double] = [], lastSecond: [Double] = []
@@ -191,14 +192,14 @@ final class LatencyBench: @unchecked Sendable {
         for _ in 0..<50 {
             let now = await engine.currentTime
             let at = ((now + 0.05) * 1000).rounded(.up) / 1000
-            try await clock.drive(step: step, yields: 10) { try await player.start(atTime: at) }
-            await clock.pass(.milliseconds(90), step: step, yields: 10)
+            try await clock.drive(step: step, yields: 50) { try await player.start(atTime: at) }
+            await clock.pass(.milliseconds(90), step: step, yields: 50)
             // `at` is engine (board) time; the tick's board time is what the board did with it.
             if let first = firstTick(tap, from: at + originSeconds - 0.01, where: { $0 > 0 }) {
                 errors.append(abs(first - originSeconds - at))
             }
         }
-        try await clock.drive(step: step, yields: 10) { await engine.stop() }
+        try await clock.drive(step: step, yields: 50) { await engine.stop() }
         let sorted = errors.sorted()
         let p99 = sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * 0.99))]
         return [
