@@ -21,17 +21,8 @@ func withEngine<T: Sendable>(device: String?, _ body: @escaping @Sendable (Hapti
             return try await body(engine)
         }
     }
-    let signals = [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { work.cancel() }
-        source.resume()
-        return source
-    }
-    defer {
-        signals.forEach { $0.cancel() }
-        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
-    }
+    let signals = TerminationSignals { work.cancel() }
+    defer { signals.release() }
     let outcome = await work.result
     await engine.stop()
     switch outcome {

@@ -56,13 +56,7 @@ struct SimCommand: ParsableCommand {
 
         let stop = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        let signals = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
+        let signals = TerminationSignals { stop.signal() }
         let console = Console.current
         let task = Task.detached {
             do { try await server.run() } catch { console.error("thrum: simulator: \(error)") }
@@ -72,7 +66,7 @@ struct SimCommand: ParsableCommand {
         stop.wait()
         task.cancel()
         finished.wait()
-        signals.forEach { $0.cancel() }
+        signals.release()
         let controller = terminal.controller
         let closed = DispatchSemaphore(value: 0)
         Task.detached {
