@@ -5,7 +5,7 @@ import Thrum
 /// Runs async engine work from a synchronous command: starts an engine for `--device` (default
 /// `THRUM_DEVICE`, else the embedded simulator), runs `body`, stops the engine, and turns engine
 /// errors into `thrum: …` lines. Ctrl-C (SIGINT) or SIGTERM cancels `body` and still stops the engine.
-func withEngine<T: Sendable>(device: String?, _ body: @escaping @Sendable (HapticEngine) async throws -> T) async throws -> T {
+func withEngine<T: Sendable>(device: String?, lineRate: Int? = nil, _ body: @escaping @Sendable (HapticEngine) async throws -> T) async throws -> T {
     let address: DeviceAddress
     do {
         address = try device.map { try DeviceAddress(parsing: $0) } ?? DeviceAddress.default
@@ -13,7 +13,7 @@ func withEngine<T: Sendable>(device: String?, _ body: @escaping @Sendable (Hapti
         throw failure("\(error)")
     }
     let engine: HapticEngine
-    do { engine = try HapticEngine(device: address) } catch { throw failure("\(error)") }
+    do { engine = try HapticEngine(device: address, lineRate: lineRate) } catch { throw failure("\(error)") }
     let console = Console.current
     let work = Task {
         try await Console.$current.withValue(console) {

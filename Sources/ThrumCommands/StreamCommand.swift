@@ -21,14 +21,18 @@ struct StreamCommand: AsyncParsableCommand {
     @Option(help: "Seconds to hold each line's values before reading the next (0: as fast as lines come).")
     var hold: Double = 0
 
+    @Option(help: "The line's baud rate when the board sits behind a UART (/dev/ttyUSB*): updates are then paced to it, the newest winning, instead of queueing. Omit for USB CDC boards and the simulator.")
+    var baud: Int?
+
     func validate() throws {
         guard hold.isFinite, hold >= 0, hold <= 60 else { throw ValidationError("--hold \(hold): must be 0…60 seconds") }
+        if let baud, !(300...20_000_000).contains(baud) { throw ValidationError("--baud \(baud): must be 300…20000000") }
     }
 
     func run() async throws {
         let hold = hold
         let lines = Self.standardInputLines()
-        let applied = try await withEngine(device: device) { engine in
+        let applied = try await withEngine(device: device, lineRate: baud) { engine in
             // Event intensity 1 and sharpness 0: the intensity control then is the intensity, and
             // the sharpness control (which adds) is the sharpness.
             let tone = HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0)])

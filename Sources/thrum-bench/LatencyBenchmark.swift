@@ -60,7 +60,7 @@ final class LatencyBench: @unchecked Sendable {
         let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
         let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
         let origin = Origin()
-        let engine = HapticEngine(manualClock: clock) {
+        let engine = HapticEngine(manualClock: clock, lineRate: line.baudRate) {
             (host, Task {
                 origin.seconds = clock.now.offset.secondsDouble
                 try? await server.run(on: clock)

@@ -19,7 +19,7 @@ struct HelpTextTests {
         (["demo"], ["Examples/slice.ahap", "--svg"]),
         (["play"], ["--device", "--loop", "--rate", "THRUM_DEVICE", "usb:VID:PID"]),
         (["info"], ["--device", "--json", "capabilities"]),
-        (["stream"], ["intensity sharpness", "--device", "--hold", "stdin"]),
+        (["stream"], ["intensity sharpness", "--device", "--hold", "--baud", "stdin"]),
         (["ports"], ["--json", "--no-probe", "handshake"]),
         (["flash"], ["store", "list", "read", "erase", "play"]),
         (["flash", "store"], ["--slot", "--device", "atomically"]),

@@ -36,3 +36,37 @@ struct RealtimeParameterTests {
         try await withVirtualTime(clock) { await engine.stop() }
     }
 }
+
+@Suite("Real-time updates paced to a UART")
+struct RealtimePacingTests {
+    @Test("1,000 updates a second on a 115,200-baud line: the newest reaches the board within a few ms; none queue up")
+    func pacedUpdatesDoNotQueue() async throws {
+        let clock = ManualClock()
+        let tap = TraceTap()
+        var board = BoardConfiguration()
+        board.line = LineModel(baudRate: 115_200)
+        let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
+        let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
+        let engine = HapticEngine(manualClock: clock, lineRate: 115_200) { (host, Task { try? await server.run(on: clock) }) }
+        try await withVirtualTime(clock) { try await engine.start() }
+        let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1)]))
+        try await withVirtualTime(clock) { try await player.start(atTime: 0) }
+        let before = await engine.linkStatistics.framesSent
+        var lastSent = 0.0
+        for index in 0..<300 {
+            let value = Float(0.2 + 0.6 * Double(index % 7) / 6)
+            try await withVirtualTime(clock) {
+                try await player.sendRealtimeParameters([DynamicParameter(.hapticIntensityControl, value: value, time: 0)])
+            }
+            lastSent = clock.now.offset.secondsDouble
+            await clock.pass(.milliseconds(1))
+        }
+        await clock.pass(.milliseconds(10))
+        let frames = await engine.linkStatistics.framesSent - before
+        #expect(frames < 300, "updates that could not go out were replaced by newer ones (\(frames) frames)")
+        // The last value (index 299: 0.2 + 0.6 × 5/6 = 0.7) shows within wire time + a tick or two.
+        let last = try #require(tap.ticks.first { $0.seconds >= lastSent - 0.005 && abs($0.intensity - 0.7) < 0.001 && $0.seconds > lastSent })
+        #expect(last.seconds - lastSent < 0.005, "rendered \((last.seconds - lastSent) * 1000) ms after it was sent")
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
+}

@@ -26,6 +26,8 @@ public actor HapticEngine {
     /// Replaces opening `device` (tests: a simulator behind a fault-injecting transport).
     private let connector: (@Sendable () throws -> DeviceConnection)?
     private let simulatorFlashFile: URL?
+    /// The line's rate in bits per second when it is a UART (real-time updates are paced to it).
+    private let lineRate: Int?
 
     private var connection: DeviceConnection?
     private var link: BoardLink?
@@ -59,10 +61,14 @@ public actor HapticEngine {
     /// An engine for `device` (default: the `THRUM_DEVICE` environment variable, else `sim`).
     /// The embedded simulator keeps its flash slots in `simulatorFlashFile` (default: a file in the
     /// user's cache folder), so patterns stored with one engine are there for the next.
-    public init(device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile) throws {
+    ///
+    /// `lineRate`: for a board behind a UART (a USB-to-serial bridge, `/dev/ttyUSB*`), its baud
+    /// rate, so that real-time updates are paced to the line instead of queueing; leave it nil for
+    /// USB CDC boards (`/dev/ttyACM*`) and the simulator, whose lines have no such limit.
+    public init(device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile, lineRate: Int? = nil) throws {
         try self.init(
             device: device ?? DeviceAddress.default, clock: SystemEngineClock(), manualClock: nil, simulator: BoardConfiguration(),
-            flashFile: simulatorFlashFile)
+            flashFile: simulatorFlashFile, lineRate: lineRate)
     }
 
     /// `$XDG_CACHE_HOME/thrum/simulator-flash`, else `~/.cache/thrum/simulator-flash`; nil when
@@ -89,8 +95,14 @@ public actor HapticEngine {
     /// An engine on a transport the caller opens (tests and benchmarks: a simulator behind a
     /// faulty or slow line), on a manual clock. `open` returns the host's end and the task serving
     /// the board, which the engine cancels when it stops.
-    public init(manualClock: ManualClock, open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)) {
-        self.init(device: .simulator, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: BoardConfiguration()) {
+    /// `lineRate` (bits per second, 10 a byte) paces real-time updates to a UART's rate.
+    public init(
+        manualClock: ManualClock, lineRate: Int? = nil, open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)
+    ) {
+        self.init(
+            device: .simulator, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: BoardConfiguration(),
+            lineRate: lineRate
+        ) {
             let (transport, task) = try open()
             return DeviceConnection(transport: transport, simulator: task)
         }
@@ -98,9 +110,10 @@ public actor HapticEngine {
 
     private init(
         device: DeviceAddress, clock: any EngineClock, manualClock: ManualClock?, simulator: BoardConfiguration,
-        flashFile: URL? = nil, connector: (@Sendable () throws -> DeviceConnection)? = nil
+        flashFile: URL? = nil, lineRate: Int? = nil, connector: (@Sendable () throws -> DeviceConnection)? = nil
     ) {
         self.connector = connector
+        self.lineRate = lineRate
         self.simulatorFlashFile = flashFile
         self.device = device
         self.clock = clock
@@ -242,7 +255,7 @@ public actor HapticEngine {
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
         if manualClock == nil { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
-        let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration)
+        let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration, lineRate: lineRate)
         self.connection = connection
         self.link = link
         linkEvents = Task { [weak self] in

@@ -38,7 +38,21 @@ actor BoardLink {
         var progress: (@Sendable (Int, Int) -> Void)?
     }
 
-    init(transport: any ByteTransport, clock: any EngineClock, configuration: LinkConfiguration = LinkConfiguration(role: .host)) {
+    /// When the line's rate is known (a UART), real-time updates are paced to it: each waits
+    /// until the line has drained, and a newer value for the same player and parameter replaces
+    /// one still waiting (newest wins already on the host), so a fast stream of updates never
+    /// queues up behind itself.
+    private let byteTime: Duration?
+    /// When the bytes handed to the transport so far will have left the line (an estimate).
+    private var lineDrainedAt = MonotonicInstant.zero
+    /// Real-time messages waiting for the line, newest per (player, parameter), oldest key first.
+    private var waitingRealtime: [(key: Int, message: WireMessage)] = []
+
+    init(
+        transport: any ByteTransport, clock: any EngineClock, configuration: LinkConfiguration = LinkConfiguration(role: .host),
+        lineRate: Int? = nil
+    ) {
+        self.byteTime = lineRate.flatMap { $0 > 0 ? Duration.nanoseconds(Int64(10_000_000_000 / $0)) : nil }
         self.transport = transport
         self.clock = clock
         self.session = LinkSession(configuration: configuration)
@@ -114,9 +128,10 @@ actor BoardLink {
     }
 
     private func wakeDeadline() -> MonotonicInstant {
-        let cap = clock.now + .milliseconds(10)
-        guard let due = session.nextDeadline else { return cap }
-        return min(due, cap)
+        var wake = clock.now + .milliseconds(10)
+        if let due = session.nextDeadline { wake = min(wake, due) }
+        if !waitingRealtime.isEmpty { wake = min(wake, lineDrainedAt) }
+        return wake
     }
 
     // MARK: requests
@@ -172,10 +187,29 @@ actor BoardLink {
     /// Sends a message that gets no reply (the real-time channel, newest wins).
     func sendUnacknowledged(_ message: WireMessage) throws {
         if let failure { throw failure }
+        if byteTime != nil, message.type == .rtParam {
+            let key = Int(message.int("player") ?? 0) << 8 | Int(message.int("parameter") ?? 0)
+            if let index = waitingRealtime.firstIndex(where: { $0.key == key }) {
+                waitingRealtime[index].message = message
+            } else {
+                waitingRealtime.append((key, message))
+            }
+            pump()
+            return
+        }
         do { try session.send(message, at: clock.now) } catch {
             throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
         }
         pump()
+    }
+
+    /// Sends the waiting real-time messages the line has room for now.
+    private func sendWaitingRealtime() {
+        while !waitingRealtime.isEmpty, lineDrainedAt <= clock.now {
+            let (_, message) = waitingRealtime.removeFirst()
+            try? session.send(message, at: clock.now)  // unreliable by design: a refusal is a lost update
+            writeFrames()
+        }
     }
 
     /// Uploads and commits a timeline; returns the board's handle. `progress(sent, total)` follows
@@ -229,10 +263,19 @@ actor BoardLink {
     /// Advances the session to now, sends what it has to send, and handles what it reported.
     private func pump() {
         session.advance(to: clock.now)
-        for frame in session.takeFrames() { outbox?.yield(frame) }
+        writeFrames()
         for event in session.takeEvents() { handle(event) }
         // Handling may have queued replies (upload chunks, commits).
-        for frame in session.takeFrames() { outbox?.yield(frame) }
+        writeFrames()
+        if !waitingRealtime.isEmpty { sendWaitingRealtime() }
+    }
+
+    /// Hands the session's frames to the writer, and counts their time on a paced line.
+    private func writeFrames() {
+        for frame in session.takeFrames() {
+            outbox?.yield(frame)
+            if let byteTime { lineDrainedAt = max(lineDrainedAt, clock.now) + byteTime * frame.count }
+        }
     }
 
     private func handle(_ event: LinkEvent) {
