@@ -334,11 +334,6 @@ public actor HapticEngine {
         }
     }
 
-    /// Runs `body` with the link; a failure of the link is reported as the engine's.
-    func withLink<R: Sendable>(_ body: (BoardLink) async throws -> R) async throws -> R {
-        try await body(try runningLink())
-    }
-
     /// Makes sure the board holds `timeline`; returns its handle. Frees the least recently used
     /// timelines (not playing) when the board is out of memory.
     func load(_ timeline: CompiledTimeline, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> UInt8 {
