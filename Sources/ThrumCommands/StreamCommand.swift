@@ -12,6 +12,10 @@ struct StreamCommand: AsyncParsableCommand {
             real-time channel (newest wins). A line that is not two such numbers is reported with its \
             line number and skipped. At the end of input the output fades to silence and the command \
             returns. Try: printf '0.2 0.1\\n0.6 0.5\\n1 1\\n' | thrum stream
+
+            On a terminal (stdin not redirected) the keyboard is a palette instead: up and down set \
+            intensity, left and right sharpness, digits jump intensity to tenths, space silences and \
+            resumes, q ends.
             """
     )
 
@@ -30,17 +34,15 @@ struct StreamCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let terminal = RawTerminal() {
+            defer { terminal.restore() }
+            try await runPalette(terminal)
+            return
+        }
         let hold = hold
         let lines = Self.standardInputLines()
         let applied = try await withEngine(device: device, lineRate: baud) { engine in
-            // Event intensity 1 and sharpness 0: the intensity control then is the intensity, and
-            // the sharpness control (which adds) is the sharpness.
-            let tone = HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0)])
-            let player = try await engine.makeAdvancedPlayer(with: tone)
-            try await player.setLoop(enabled: true)
-            try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
-            try await player.start(atTime: HapticEngine.timeImmediate)
-            try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
+            let player = try await Self.startTone(on: engine)
             var count = 0
             for await (number, line) in lines {
                 guard let (intensity, sharpness) = Self.parse(line) else {
@@ -62,6 +64,48 @@ struct StreamCommand: AsyncParsableCommand {
             return count
         }
         Console.current.line("thrum stream: \(applied) update\(applied == 1 ? "" : "s") applied")
+    }
+
+    /// The keyboard palette: every key that changes the state sends it at once.
+    private func runPalette(_ terminal: RawTerminal) async throws {
+        let keys = terminal.keyChunks()
+        let console = Console.current
+        try await withEngine(device: device, lineRate: baud) { engine in
+            let player = try await Self.startTone(on: engine)
+            var palette = KeyboardPalette()
+            func send() async throws {
+                let (intensity, sharpness) = palette.output
+                try await player.sendRealtimeParameters([
+                    DynamicParameter(.hapticIntensityControl, value: intensity, time: 0),
+                    DynamicParameter(.hapticSharpnessControl, value: sharpness, time: 0),
+                ])
+                console.writeErr("\r" + palette.line + "  ")
+            }
+            try await send()
+            keyLoop: for await chunk in keys {
+                for key in KeyboardPalette.keys(in: chunk) {
+                    guard palette.apply(key) else { break keyLoop }
+                }
+                try await send()
+            }
+            console.writeErr("\n")
+            try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
+            try await player.stop(atTime: HapticEngine.timeImmediate)
+        }
+    }
+
+    /// A looping continuous event of intensity 1 and sharpness 0, silent until told otherwise:
+    /// the intensity control then is the intensity, and the sharpness control the sharpness.
+    static func startTone(on engine: HapticEngine) async throws -> HapticAdvancedPatternPlayer {
+        let tone = HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1, sharpness: 0)])
+        let player = try await engine.makeAdvancedPlayer(with: tone)
+        try await player.setLoop(enabled: true)
+        // Muted from its first tick until the intensity control is 0, then audible.
+        try await player.setMuted(true)
+        try await player.start(atTime: HapticEngine.timeImmediate)
+        try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0, time: 0)], atTime: 0)
+        try await player.setMuted(false)
+        return player
     }
 
     /// `intensity sharpness`, both within 0…1.

@@ -77,3 +77,27 @@ struct LiveMeterTests {
         #expect(LiveMeter.line(intensity: 3, sharpness: -1, elapsed: 0).contains("█" + String(repeating: "█", count: 19) + " 3.00"), "bars clip, values do not")
     }
 }
+
+@Suite("thrum stream's keyboard palette")
+struct KeyboardPaletteTests {
+    @Test("arrow keys, vi keys, digits, space and q do what the help says; values stay within 0…1")
+    func keys() {
+        let bytes: [UInt8] = Array("\u{1B}[A\u{1B}[Ak\u{1B}[Cl5 x".utf8)
+        #expect(KeyboardPalette.keys(in: bytes) == [.up, .up, .up, .right, .right, .digit(5), .space, .other])
+        var palette = KeyboardPalette()
+        for key in KeyboardPalette.keys(in: Array("\u{1B}[A\u{1B}[A\u{1B}[C".utf8)) {
+            let goesOn = palette.apply(key)
+            #expect(goesOn)
+        }
+        #expect(palette.intensity == 0.7 && palette.sharpness == 0.6)
+        for _ in 0..<20 { _ = palette.apply(.up); _ = palette.apply(.left) }
+        #expect(palette.intensity == 1 && palette.sharpness == 0)
+        _ = palette.apply(.digit(3))
+        #expect(palette.intensity == 0.3)
+        _ = palette.apply(.space)
+        #expect(palette.output.intensity == 0 && palette.silenced)
+        let goesOn = palette.apply(.quit)
+        #expect(!goesOn)
+        #expect(KeyboardPalette.keys(in: [0x03, 0x04]) == [.quit, .quit], "Ctrl-C and Ctrl-D end it too")
+    }
+}
