@@ -87,10 +87,15 @@ struct LinkTransferTests {
     }
 
     /// Found by the property above (seed 95314, about one seed in a hundred): under 1 % byte
-    /// corruption with 64-byte chunks the transfer stops with 20 messages unacknowledged, the
-    /// line idle and the host retransmitting; nothing arrives wrong, but 1,126 bytes never arrive.
-    /// A liveness bug in the reliable window, not yet found; recorded here so it is not forgotten
-    /// and so that this test says so when it is fixed.
+    /// corruption with 64-byte chunks the transfer crawls (after 190 s, 87 of 1,150 messages) and
+    /// 1,126 bytes are still missing at the 1,800 s limit. It is not a deadlock: nothing arrives
+    /// wrong, and frames keep moving. The cause: the first round-trip sample is an ambiguous one
+    /// (taken when no clean sample exists yet) of 376 ms against a true round trip of a few ms.
+    /// After that, every acknowledged frame has been sent more than once, so Karn's rule allows
+    /// no clean sample to correct it. The timeout stays at 0.5 s or more, and the spurious-timeout
+    /// check (an acknowledgement sooner than srtt/2 after a resend) backs it off to the 4 s maximum.
+    /// Likely fix: bound the estimate by the PONG round trips the link measures anyway. Kept here
+    /// so it is not forgotten, and so this test says so when it is fixed.
     @Test("known stall: seed 95314 under 1 % byte corruption")
     func knownStall() throws {
         var faults = VirtualLine.Faults.issue3
@@ -100,7 +105,7 @@ struct LinkTransferTests {
         var simulation = Self.simulation(seed: 95314, faults: faults)
         let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(1800), chunkPayload: 64)
         #expect(data.starts(with: arrived), "what arrives is never wrong, only incomplete")
-        withKnownIssue("the reliable window stalls on this seed") {
+        withKnownIssue("the retransmission timeout never recovers from an ambiguous first sample on this seed") {
             #expect(arrived.count == data.count)
         }
     }
