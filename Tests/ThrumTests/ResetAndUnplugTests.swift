@@ -56,6 +56,36 @@ struct ResetAndUnplugTests {
     }
 }
 
+@Suite("A board that goes silent")
+struct SilentBoardTests {
+    @Test("stop returns within a second when the board no longer answers")
+    func stopDoesNotHang() async throws {
+        let clock = ManualClock()
+        let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
+        let server = try SimulatorServer(configuration: BoardConfiguration(), transport: end)
+        let serving = Locked<Task<Void, Never>?>(nil)
+        let engine = HapticEngine(manualClock: clock) {
+            let task = Task<Void, Never> { try? await server.run(on: clock) }
+            serving.set(task)
+            return (host, task)
+        }
+        try await withVirtualTime(clock) { try await engine.start() }
+        serving.value?.cancel()  // the firmware hangs; the line stays open
+        let before = clock.now
+        try await withVirtualTime(clock, limit: .seconds(3)) { await engine.stop() }
+        #expect(before.duration(to: clock.now) <= .milliseconds(1100))
+        #expect(await !engine.isRunning)
+    }
+}
+
+final class Locked<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T { lock.withLock { stored } }
+    func set(_ value: T) { lock.withLock { stored = value } }
+}
+
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

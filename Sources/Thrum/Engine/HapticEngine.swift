@@ -143,9 +143,20 @@ public actor HapticEngine {
     }
 
     /// Stops every player, puts the drivers in standby and closes the device.
+    /// Waits at most a second for the board to confirm standby: a board that went away
+    /// silently must not hold the caller up until the link gives up on it.
     public func stop() async {
         guard let link else { return }
-        if isRunning { try? await link.command { .engineStop(tag: $0) } }
+        if isRunning {
+            let clock = clock
+            let deadline = clock.now + .seconds(1)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await link.command { .engineStop(tag: $0) } }
+                group.addTask { try? await clock.sleep(until: deadline) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
         await shutDown(link: link, reason: nil)
     }
 

@@ -170,7 +170,17 @@ actor BoardLink {
         if let failure { throw failure }
         // A reset or failure since the request was sent dropped it from `expected`.
         guard expected.contains(tag) else { throw interruption ?? HapticEngineError.link("no reply to tag \(tag)") }
-        return try await withCheckedThrowingContinuation { replyWaiters[tag] = $0 }
+        // A cancelled caller stops waiting (the request itself stays sent: the board may act on it).
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { replyWaiters[tag] = $0 }
+        } onCancel: {
+            Task { await self.stopWaiting(for: tag) }
+        }
+    }
+
+    private func stopWaiting(for tag: UInt16) {
+        expected.remove(tag)
+        replyWaiters.removeValue(forKey: tag)?.resume(throwing: CancellationError())
     }
 
     /// Sends a request and checks that the board answered `ok`.
