@@ -204,3 +204,24 @@ struct AutoShutdownTests {
         try await withVirtualTime(clock) { await engine.stop() }
     }
 }
+
+@Suite("Audio on a haptics-only board")
+struct AudioSkipTests {
+    @Test("audio events are skipped and the skip is reported, naming the board")
+    func skipped() async throws {
+        let clock = ManualClock()
+        var board = BoardConfiguration()
+        board.audioOutput = .none
+        let engine = HapticEngine(manualClock: clock, simulator: board)
+        try await withVirtualTime(clock) { try await engine.start() }
+        let events = engine.events
+        let player = try await engine.makePlayer(with: HapticPattern(events: [
+            .transient(at: 0, intensity: 1),
+            HapticEvent(.audioContinuous, time: 0, duration: 0.1),
+        ]))
+        try await withVirtualTime(clock) { try await player.start(atTime: 0) }
+        let logs = await EngineTests.collect(events, count: 1) { if case .log(_, let text) = $0 { text } else { nil } }
+        #expect(logs.first == "player \(player.id): 1 audio event skipped: thrum simulator has no audio output")
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
+}

@@ -244,7 +244,11 @@ public actor HapticEngine {
     }
 
     static func compile(_ pattern: HapticPattern) throws -> CompiledTimeline {
-        do { return CompiledTimeline(bytes: try TimelineCompiler.compile(pattern), duration: pattern.duration) } catch {
+        do {
+            return CompiledTimeline(
+                bytes: try TimelineCompiler.compile(pattern), duration: pattern.duration,
+                audioEvents: pattern.events.count { $0.type.isAudio })
+        } catch {
             throw HapticEngineError.invalidPattern("\(error)")
         }
     }
@@ -433,4 +437,6 @@ public enum HapticEngineEvent: Sendable, Equatable {
 struct CompiledTimeline: Sendable {
     var bytes: [UInt8]
     var duration: Double
+    /// `AudioContinuous` and `AudioCustom` events: a board without audio output skips them.
+    var audioEvents = 0
 }

@@ -98,6 +98,9 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
 extension HapticEngine {
     func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double) async throws {
         let at = try Self.boardTime(time)
+        if timeline.audioEvents > 0, let capabilities, !capabilities.audio.isPresent {
+            emit.yield(.log(level: 2, text: "player \(id): \(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output"))
+        }
         let handle = try await load(timeline)
         guard let boardPlayer = players.assign(id, handle: handle) else {
             throw HapticEngineError.invalidPlayer("the board has no players")
