@@ -24,9 +24,11 @@ public struct SimulatorServer: Sendable {
 
     /// A board in this process: returns the host's end of the pipe and the server to run
     /// (cancel its task, or close the host end, to stop it).
-    public static func inProcess(configuration: BoardConfiguration = BoardConfiguration()) throws -> (host: any ByteTransport, server: SimulatorServer) {
+    public static func inProcess(
+        configuration: BoardConfiguration = BoardConfiguration(), flashFile: URL? = nil
+    ) throws -> (host: any ByteTransport, server: SimulatorServer) {
         let (host, board) = InMemoryTransport.makePair(names: ("simulator (host end)", "simulator (board end)"))
-        return (host, try SimulatorServer(configuration: configuration, transport: board))
+        return (host, try SimulatorServer(configuration: configuration, transport: board, flashFile: flashFile))
     }
 
     /// Runs in real time until the task is cancelled or the transport closes or disconnects; then returns.

@@ -74,13 +74,11 @@ struct SimulatorProcess {
     let devicePath: String
 
     static func launch() throws -> SimulatorProcess {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let executable = folder.appendingPathComponent("thrum")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw SimulatorProcessError("\(executable.path) is not built (swift build --build-tests builds it)")
+        guard FileManager.default.isExecutableFile(atPath: builtThrum.path) else {
+            throw SimulatorProcessError("\(builtThrum.path) is not built (swift build --build-tests builds it)")
         }
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = builtThrum
         process.arguments = ["sim", "--pty"]
         let output = Pipe()
         process.standardOutput = output

@@ -82,11 +82,13 @@ let packageRoot: URL = {
     fatalError("Package.swift not found above \(#filePath)")
 }()
 
+/// The `thrum` executable built beside the test bundle (`swift build --build-tests` builds it).
+let builtThrum = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thrum")
+
 /// Runs the `thrum` built beside the test bundle as a child process.
 func runThrumProcess(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thrum")
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = builtThrum
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()

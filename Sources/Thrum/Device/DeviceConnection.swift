@@ -16,8 +16,7 @@ struct DeviceConnection: Sendable {
     ) throws -> DeviceConnection {
         switch address {
         case .simulator:
-            let (host, board) = InMemoryTransport.makePair(names: ("simulator (host end)", "simulator (board end)"))
-            let server = try SimulatorServer(configuration: configuration, transport: board, flashFile: flashFile)
+            let (host, server) = try SimulatorServer.inProcess(configuration: configuration, flashFile: flashFile)
             let task = Task<Void, Never> {
                 do {
                     if let manualClock { try await server.run(on: manualClock) } else { try await server.run() }

@@ -143,21 +143,29 @@ public actor HapticEngine {
     }
 
     /// Stops every player, puts the drivers in standby and closes the device.
-    /// Waits at most a second for the board to confirm standby: a board that went away
-    /// silently must not hold the caller up until the link gives up on it.
     public func stop() async {
         guard let link else { return }
-        if isRunning {
-            let clock = clock
-            let deadline = clock.now + .seconds(1)
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await link.command { .engineStop(tag: $0) } }
-                group.addTask { try? await clock.sleep(until: deadline) }
-                await group.next()
-                group.cancelAll()
-            }
-        }
+        if isRunning { await standby(link) }
         await shutDown(link: link, reason: nil)
+    }
+
+    /// Asks the board to put its drivers in standby, waiting at most a second for it to confirm:
+    /// a board that went away silently must not hold anyone up until the link gives up on it.
+    private func standby(_ link: BoardLink) async {
+        let clock = clock
+        let deadline = clock.now + .seconds(1)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await link.command { .engineStop(tag: $0) } }
+            group.addTask { try? await clock.sleep(until: deadline) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Tells the events' subscribers and the stopped handler why the engine stopped by itself.
+    private func reportStopped(_ reason: StoppedReason) {
+        emit.yield(.stopped(reason))
+        stoppedHandler?(reason)
     }
 
     /// Calls `handler` once every player has finished; its answer says whether the engine stops.
@@ -192,9 +200,8 @@ public actor HapticEngine {
     private func idleTimedOut(generation: Int, link source: BoardLink) async {
         guard generation == idleGeneration, isRunning, players.activeCount == 0, source === link else { return }
         isRunning = false
-        try? await source.command { .engineStop(tag: $0) }
-        emit.yield(.stopped(.idleTimeout))
-        stoppedHandler?(.idleTimeout)
+        await standby(source)
+        reportStopped(.idleTimeout)
     }
 
     public func setStoppedHandler(_ handler: (@Sendable (StoppedReason) -> Void)?) { stoppedHandler = handler }
@@ -246,7 +253,7 @@ public actor HapticEngine {
     static func compile(_ pattern: HapticPattern) throws -> CompiledTimeline {
         do {
             return CompiledTimeline(
-                bytes: try TimelineCompiler.compile(pattern), duration: pattern.duration,
+                bytes: try TimelineCompiler.compile(pattern),
                 audioEvents: pattern.events.count { $0.type.isAudio })
         } catch {
             throw HapticEngineError.invalidPattern("\(error)")
@@ -300,8 +307,7 @@ public actor HapticEngine {
             default: .systemError
             }
             players.finishAll()
-            emit.yield(.stopped(stopped))
-            stoppedHandler?(stopped)
+            reportStopped(stopped)
         case .log(let level, let text):
             emit.yield(.log(level: level, text: text))
         case .reset:
@@ -327,10 +333,7 @@ public actor HapticEngine {
         self.connection = nil
         await source.close()
         connection?.simulator?.cancel()
-        if let reason, wasRunning {
-            emit.yield(.stopped(reason))
-            stoppedHandler?(reason)
-        }
+        if let reason, wasRunning { reportStopped(reason) }
     }
 
     func playerFinished(boardPlayer: Int) {
@@ -342,7 +345,7 @@ public actor HapticEngine {
             finishedHandler = nil
             if handler(nil) == .stopEngine, let link {
                 Task { [weak self] in
-                    try? await link.command { .engineStop(tag: $0) }
+                    await self?.standby(link)
                     await self?.shutDown(link: link, reason: .notifyWhenFinished)
                 }
             }
@@ -436,7 +439,6 @@ public enum HapticEngineEvent: Sendable, Equatable {
 /// A compiled pattern: the timeline bytes the board plays.
 struct CompiledTimeline: Sendable {
     var bytes: [UInt8]
-    var duration: Double
     /// `AudioContinuous` and `AudioCustom` events: a board without audio output skips them.
     var audioEvents = 0
 }

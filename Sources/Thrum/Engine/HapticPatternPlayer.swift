@@ -148,17 +148,25 @@ extension HapticEngine {
         try await playerCommand(id, make)
     }
 
+    /// All the parameters go out back to back, one round trip for the lot.
     func sendParameters(_ parameters: [DynamicParameter], player id: Int, at time: Double) async throws {
-        for parameter in parameters {
+        let at = try Self.boardTime(time)
+        let link = try runningLink()
+        guard let boardPlayer = players.boardPlayer(of: id).map(UInt8.init) else { return }
+        try await link.commands(wireValues(parameters).map { wire, value in
+            { .playerParam(tag: $0, player: boardPlayer, parameter: wire.rawValue, value: value, atTime: at) }
+        })
+    }
+
+    /// The parameters the wire can carry, as wire numbers and Q1.14 values; the others are
+    /// reported as skipped.
+    func wireValues(_ parameters: [DynamicParameter]) -> [(WireParameter, Int16)] {
+        parameters.compactMap { parameter in
             guard let wire = WireParameter(parameter.id) else {
                 emit.yield(.log(level: 2, text: "\(parameter.id.rawValue) has no effect on this board; skipped"))
-                continue
+                return nil
             }
-            let value = WireParameter.q14(parameter.value, for: parameter.id)
-            let at = try Self.boardTime(time)
-            try await playerCommand(id) { tag, player in
-                .playerParam(tag: tag, player: player, parameter: wire.rawValue, value: value, atTime: at)
-            }
+            return (wire, WireParameter.q14(parameter.value, for: parameter.id))
         }
     }
 
@@ -227,10 +235,8 @@ extension HapticEngine {
     func sendRealtime(_ parameters: [DynamicParameter], player id: Int) async throws {
         let link = try runningLink()
         guard let boardPlayer = players.boardPlayer(of: id) else { return }
-        for parameter in parameters {
-            guard let wire = WireParameter(parameter.id) else { continue }
-            try await link.sendUnacknowledged(
-                .rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: WireParameter.q14(parameter.value, for: parameter.id)))
+        for (wire, value) in wireValues(parameters) {
+            try await link.sendUnacknowledged(.rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: value))
         }
     }
 }

@@ -139,14 +139,15 @@ actor BoardLink {
     /// Sends a reliable request carrying a fresh tag and waits for the reply with that tag
     /// (RESULT, UPLOAD_STATUS, SLOT_LIST_REPLY, SLOT_DATA, TRACE_DATA, CALIBRATION_RESULT).
     func request(_ make: @escaping MessageMaker) async throws -> WireMessage {
-        try await requestAll([make])[0]
+        try await requestAll([make])[0].reply
     }
 
     /// Sends the requests back to back, in order, then waits for every reply: a start and the
     /// settings that go with it reach the board together, without a round trip between them.
-    func requestAll(_ makes: [MessageMaker]) async throws -> [WireMessage] {
+    func requestAll(_ makes: [MessageMaker]) async throws -> [(request: MessageType, reply: WireMessage)] {
         if let failure { throw failure }
         var tags: [UInt16] = []
+        var types: [MessageType] = []
         for make in makes {
             let tag = takeTag()
             let message = make(tag)
@@ -157,10 +158,11 @@ actor BoardLink {
             }
             expected.insert(tag)
             tags.append(tag)
+            types.append(message.type)
         }
         pump()
-        var replies: [WireMessage] = []
-        for tag in tags { replies.append(try await reply(to: tag)) }
+        var replies: [(MessageType, WireMessage)] = []
+        for (tag, type) in zip(tags, types) { replies.append((type, try await reply(to: tag))) }
         return replies
     }
 
@@ -190,8 +192,7 @@ actor BoardLink {
 
     /// Sends the requests back to back and checks that the board answered `ok` to each.
     func commands(_ makes: [MessageMaker]) async throws {
-        let replies = try await requestAll(makes)
-        for (reply, make) in zip(replies, makes) { try Self.check(reply, for: make(0).type) }
+        for (request, reply) in try await requestAll(makes) { try Self.check(reply, for: request) }
     }
 
     /// Sends a message that gets no reply (the real-time channel, newest wins).
