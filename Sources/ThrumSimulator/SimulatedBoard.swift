@@ -162,6 +162,16 @@ public final class SimulatedBoard {
         try check(thr_player_start(core, player, handle, UInt32(truncatingIfNeeded: at), position), "thr_player_start")
     }
 
+    /// Frees a loaded timeline (no player may be using it).
+    public func free(_ handle: UInt8) throws {
+        try check(thr_store_free(core, handle), "thr_store_free")
+    }
+
+    /// Stops `player` at board time `at` (microseconds): silent from that tick on.
+    public func stop(player: UInt8, at: UInt64) throws {
+        try check(thr_player_stop(core, player, UInt32(truncatingIfNeeded: at)), "thr_player_stop")
+    }
+
     public func check(_ status: thr_status, _ what: String) throws {
         guard status == THR_OK else { throw SimulatorError("\(what): \(Self.describe(status))") }
     }
