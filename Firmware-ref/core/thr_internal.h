@@ -57,7 +57,8 @@ void thr_flash_init(thr_core *core);
 /* thr_link.c: board-to-host notifications on the reliable channel. */
 void thr_link_init(thr_core *core);
 void thr_link_poll(thr_core *core);
-void thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length);
+/* Calls the notification hook and queues the message for the host; 0 when the send queue was full. */
+int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length);
 
 int thr_utf8_valid(const uint8_t *s, uint32_t n);
 uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length);

@@ -137,10 +137,10 @@ static void flush(thr_core *core)
         send_control(core, THR_MSG_ACK, 0, 0);
 }
 
-void thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
+int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
 {
     if (core->notify) core->notify(core->notify_ctx, type, payload, length);
-    if (core->link.session) send_reliable(core, type, payload, length);
+    return !core->link.session || send_reliable(core, type, payload, length);
 }
 
 /* ---------------- acknowledgements and timeouts (§6) ---------------- */
@@ -272,6 +272,7 @@ static void reply_error(thr_core *core, const thr_frame *f, uint8_t status, unsi
 static uint32_t at_time(thr_core *core, uint32_t at)
 {
     int32_t late = (int32_t)(core->now - at);
+    if (at == 0u) return core->now;   /* "now": never late (§1) */
     if (late > 0) {
         core->link.late_pending = 1;
         core->link.late_by = (uint32_t)late;

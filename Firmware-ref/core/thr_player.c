@@ -332,13 +332,24 @@ static void player_loop(thr_core *core, uint8_t player)
     }
 }
 
-static void notify_finished(thr_core *core, uint8_t player, uint32_t t)
+/* PLAYER_FINISHED is what tells the host a player is free again: one that finds the send queue
+ * full waits in the player (unsent_*) and goes out at a later tick, never dropped (§5.3). */
+static void send_finished(thr_core *core, uint8_t player, uint8_t handle, uint32_t t)
 {
+    thr_player *pl = thr_player_at(core, player);
     uint8_t payload[6];
     payload[0] = player;
-    payload[1] = thr_player_at(core, player)->handle;
+    payload[1] = handle;
     thr_put32(payload + 2, t);
-    thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6);
+    pl->unsent_handle = (uint8_t)(handle + 1u);   /* until it is queued */
+    pl->unsent_at = t;
+    if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) return;
+    if (thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6)) pl->unsent_handle = 0;
+}
+
+static void notify_finished(thr_core *core, uint8_t player, uint32_t t)
+{
+    send_finished(core, player, thr_player_at(core, player)->handle, t);
 }
 
 static void player_end(thr_core *core, uint8_t player, uint32_t t, int notify)
@@ -404,6 +415,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
+        if (pl->unsent_handle) send_finished(core, p, (uint8_t)(pl->unsent_handle - 1u), pl->unsent_at);
         if (pl->state == THR_PLAYER_IDLE) continue;
         do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {

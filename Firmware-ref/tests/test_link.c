@@ -575,6 +575,44 @@ static void keepalive_fade(void)
     CHECK(find(THR_MSG_ENGINE_STOPPED) != 0);
 }
 
+/* A PLAYER_FINISHED that finds the send queue full is kept and goes out once the host has
+ * acknowledged room, never dropped; a command at time 0 ("now") is never late. */
+static void finished_waits_for_room(void)
+{
+    static const uint8_t body[] = { 0x64, 0x01, 0x04, 0xCC, 0x4D, 0x00, 0x64 };
+    uint8_t p[12], handle;
+    unsigned i, seen[2] = { 0, 0 };
+    setup_board();
+    connect_host(1);
+    tl_length = make_timeline(tl, 0, body, sizeof body);
+    CHECK_EQ(thr_store_load(&board.core, tl, tl_length, &handle), THR_OK);
+    fake_board_run_ms(&board, 5);   /* board time 5 ms: "0" must still mean now, not 5 ms late */
+    for (i = 0; i < 2u; i++) {
+        p[0] = (uint8_t)(20u + i); p[1] = 0; p[2] = (uint8_t)i; p[3] = handle; put32(p + 4, 0); put32(p + 8, 0);
+        host_reliable(THR_MSG_PLAYER_START, p, 12);
+    }
+    /* one more command: three replies wait unacknowledged, one send slot is left */
+    p[0] = 22; p[1] = 0; p[2] = 2; p[3] = 0;
+    host_reliable(THR_MSG_PLAYER_MUTE, p, 4);
+    exchange();
+    CHECK(find(THR_MSG_LATE) == 0);
+    CHECK_EQ(board.core.link.tx_count, 3u);
+    fake_board_run_ms(&board, 200);   /* both players finish: one notification fits */
+    exchange();
+    for (i = 0; i < got_count; i++) {
+        if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;
+    }
+    CHECK(seen[0] + seen[1] >= 1u && (seen[0] == 0u || seen[1] == 0u));
+    host_send(0, 0, THR_MSG_ACK, p, 0, 0);   /* the host acknowledges everything */
+    fake_board_run_ms(&board, 2);
+    exchange();
+    for (i = 0; i < got_count; i++) {
+        if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;
+    }
+    CHECK(seen[0] >= 1u && seen[1] >= 1u);
+    CHECK_EQ(board.core.link.dropped_notifications, 0u);
+}
+
 void link_tests(void)
 {
     run_test("crc32c", crc32c_check_value);
@@ -587,4 +625,5 @@ void link_tests(void)
     run_test("timeout recovery", timeout_recovery);
     run_test("engine stop and start", engine_stop_start);
     run_test("keepalive fade", keepalive_fade);
+    run_test("finished waits for room", finished_waits_for_room);
 }

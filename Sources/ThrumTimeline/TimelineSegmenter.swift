@@ -51,7 +51,7 @@ public enum TimelineSegmenter {
             // The longest piece that fits: grow by doubling, then bisect.
             var best = try piece(timeline, cuts: cuts, from: first, through: first)
             guard best.bytes.count <= maximumBytes else {
-                throw SegmentationError(tick: best.start, needed: best.bytes.count, available: maximumBytes)
+                throw SegmentationError(tick: timeline.records[cuts[first]].time, needed: best.bytes.count, available: maximumBytes)
             }
             var fits = first, tooBig = cuts.count, step = 1, bisecting = false
             while fits + 1 < tooBig {

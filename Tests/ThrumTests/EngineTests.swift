@@ -89,22 +89,46 @@ struct EngineTests {
         try await withVirtualTime(clock) { await engine.stop() }
     }
 
-    @Test("a pattern larger than the board's timeline memory is refused with both sizes")
+    @Test("a pattern that fits the board's memory but not beside one playing is refused with both sizes")
     func outOfMemory() async throws {
         let clock = ManualClock()
         var board = BoardConfiguration()
         board.timelineMemory = 256
-        let big = HapticPattern(events: (0..<400).map { .transient(at: Double($0) * 0.01, intensity: Float($0 % 10) / 10) })
+        func taps(offset: Double) -> HapticPattern {
+            HapticPattern(events: (0..<40).map { .transient(at: offset + Double($0) * 0.1, intensity: Float($0) / 40) })
+        }
         let engine = HapticEngine(manualClock: clock, simulator: board)
         try await withVirtualTime(clock) { try await engine.start() }
-        let player = try await engine.makePlayer(with: big)
+        let playing = try await engine.makePlayer(with: taps(offset: 0))
+        let second = try await engine.makePlayer(with: taps(offset: 0.05))
+        try #require((129...256).contains(playing.timelineSize) && (129...256).contains(second.timelineSize))
+        try await withVirtualTime(clock) { try await playing.start(atTime: 0) }
         await #expect {
-            try await withVirtualTime(clock) { try await player.start(atTime: 0) }
+            try await withVirtualTime(clock) { try await second.start(atTime: 0) }
         } throws: { error in
             guard case HapticEngineError.outOfTimelineMemory(let needed, let available) = error else { return false }
-            return needed == player.timelineSize && available == 256
+            return needed == second.timelineSize && available == 256 - playing.timelineSize
                 && "\(error)".contains("\(needed) bytes") && (error as? HapticEngineError)?.code == -4899
         }
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
+
+    /// PROTOCOL.md §1: at_time 0 means "now" and is never late (the board once reported it late).
+    @Test("an immediate start and stop are never reported late")
+    func immediateIsNotLate() async throws {
+        let clock = ManualClock()
+        let engine = HapticEngine(manualClock: clock)
+        try await withVirtualTime(clock) { try await engine.start() }
+        let events = engine.events
+        let player = try await engine.makePlayer(with: Self.buzz)
+        let watcher = Task { await StreamingTests.lateAndFinished(events) }
+        try await withVirtualTime(clock) {
+            try await player.start(atTime: HapticEngine.timeImmediate)
+            try await player.stop(atTime: HapticEngine.timeImmediate)
+        }
+        let (late, finished) = try await withVirtualTime(clock) { await watcher.value }
+        #expect(late.isEmpty, "reported late by \(late) s")
+        #expect(finished == [player.id])
         try await withVirtualTime(clock) { await engine.stop() }
     }
 

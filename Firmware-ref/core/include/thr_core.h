@@ -105,6 +105,8 @@ typedef struct thr_player {
     uint8_t current;           /* index of the newest pass */
     uint8_t reading;           /* the newest pass still applies records (not past the end or loop end) */
     uint8_t next_known;        /* next_start holds the start of the record at the cursor */
+    uint8_t unsent_handle;     /* a PLAYER_FINISHED that found the send queue full: its handle, else 0 */
+    uint32_t unsent_at;        /* and its time */
     uint32_t start_at;         /* board time the playback begins */
     uint32_t action_at[THR_ACT_COUNT];   /* board time, low 32 bits */
     uint32_t seek_to_us;       /* pending seek position */

@@ -76,7 +76,7 @@ extension HapticEngine {
         try checkSlot(slot)
         let at = try Self.boardTime(time)
         let id = players.register()
-        guard let boardPlayer = players.assign(id, handle: Self.noHandle) else {
+        guard let boardPlayer = players.assign(id, handle: Self.noHandle)?.index else {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }
         do {

@@ -30,7 +30,7 @@ public actor HapticEngine {
     private let lineRate: Int?
 
     private var connection: DeviceConnection?
-    private var link: BoardLink?
+    private(set) var link: BoardLink?
     private var linkEvents: Task<Void, Never>?
     /// The board's capabilities, from its INFO; nil until the engine has started once.
     public private(set) var capabilities: BoardCapabilities?
@@ -38,8 +38,11 @@ public actor HapticEngine {
 
     var cache = TimelineCache()
     var players = PlayerTable()
+    /// Players whose pattern is larger than the board's memory, playing piece by piece.
+    var streams: [Int: StreamedPlayback] = [:]
+    var streamGeneration = 0
     /// What the engine sent the board, for tests, benchmarks and the curious.
-    public private(set) var statistics = EngineStatistics()
+    public internal(set) var statistics = EngineStatistics()
 
     /// Whether the engine puts the board's drivers in standby after ``autoShutdownDelay`` with
     /// no player playing, and stops with ``StoppedReason/idleTimeout``; the next ``start()``
@@ -187,7 +190,7 @@ public actor HapticEngine {
     /// Something played or stopped: restart the idle countdown if nothing plays now.
     func noteActivity() {
         idleGeneration += 1
-        guard isAutoShutdownEnabled, isRunning, players.activeCount == 0, let link else { return }
+        guard isAutoShutdownEnabled, isRunning, nothingPlaying, let link else { return }
         let generation = idleGeneration
         let deadline = clock.now + autoShutdownDelay
         let clock = clock
@@ -197,8 +200,11 @@ public actor HapticEngine {
         }
     }
 
+    /// No board player busy and no streamed pattern between pieces.
+    var nothingPlaying: Bool { players.activeCount == 0 && streams.isEmpty }
+
     private func idleTimedOut(generation: Int, link source: BoardLink) async {
-        guard generation == idleGeneration, isRunning, players.activeCount == 0, source === link else { return }
+        guard generation == idleGeneration, isRunning, nothingPlaying, source === link else { return }
         isRunning = false
         await standby(source)
         reportStopped(.idleTimeout)
@@ -307,6 +313,7 @@ public actor HapticEngine {
             default: .systemError
             }
             players.finishAll()
+            forgetStreams()
             reportStopped(stopped)
         case .log(let level, let text):
             emit.yield(.log(level: level, text: text))
@@ -314,6 +321,7 @@ public actor HapticEngine {
             // The board lost its timelines and players; players re-upload on their next start.
             cache.removeAll()
             players.finishAll()
+            forgetStreams()
             isRunning = false
             emit.yield(.reset)
             resetHandler?()
@@ -329,6 +337,7 @@ public actor HapticEngine {
         link = nil
         cache.removeAll()
         players.finishAll()
+        forgetStreams()
         let connection = self.connection
         self.connection = nil
         await source.close()
@@ -337,11 +346,12 @@ public actor HapticEngine {
     }
 
     func playerFinished(boardPlayer: Int) {
+        if streamPieceFinished(boardPlayer: boardPlayer) { return }
         guard let id = players.finished(boardPlayer: boardPlayer) else { return }
         emit.yield(.playerFinished(player: id))
         players.completion(of: id)?(nil)
         noteActivity()
-        if players.activeCount == 0, let handler = finishedHandler {
+        if nothingPlaying, let handler = finishedHandler {
             finishedHandler = nil
             if handler(nil) == .stopEngine, let link {
                 Task { [weak self] in
@@ -399,6 +409,8 @@ public struct EngineStatistics: Sendable, Equatable {
     public var cacheHits = 0
     /// Timelines freed to make room for another.
     public var evictions = 0
+    /// Pieces of patterns larger than the board's memory, scheduled one after another.
+    public var streamedPieces = 0
 }
 
 /// What `notifyWhenPlayersFinished`'s handler answers.

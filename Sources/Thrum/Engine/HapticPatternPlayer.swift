@@ -48,7 +48,7 @@ public class HapticPatternPlayer: @unchecked Sendable {
 
     /// Silences the player without stopping it (kept for later starts).
     public func setMuted(_ muted: Bool) async throws {
-        try await engine.updateSettings(of: id, { $0.muted = muted }) { tag, player in .playerMute(tag: tag, player: player, muted: muted) }
+        try await engine.updateSettings(of: id, "mute", { $0.muted = muted }) { tag, player in .playerMute(tag: tag, player: player, muted: muted) }
     }
 }
 
@@ -56,25 +56,25 @@ public class HapticPatternPlayer: @unchecked Sendable {
 public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked Sendable {
     public func pause(atTime time: Double) async throws {
         let at = try HapticEngine.boardTime(time)
-        try await engine.playerCommand(id) { tag, player in .playerPause(tag: tag, player: player, atTime: at) }
+        try await engine.playerCommand(id, "pause") { tag, player in .playerPause(tag: tag, player: player, atTime: at) }
     }
 
     public func resume(atTime time: Double) async throws {
         let at = try HapticEngine.boardTime(time)
-        try await engine.playerCommand(id) { tag, player in .playerResume(tag: tag, player: player, atTime: at) }
+        try await engine.playerCommand(id, "resume") { tag, player in .playerResume(tag: tag, player: player, atTime: at) }
     }
 
     /// Moves the play position to `offset` seconds into the pattern.
     public func seek(toOffset offset: Double) async throws {
         let position = try HapticEngine.boardTime(offset)
-        try await engine.playerCommand(id) { tag, player in .playerSeek(tag: tag, player: player, position: position, atTime: 0) }
+        try await engine.playerCommand(id, "seek") { tag, player in .playerSeek(tag: tag, player: player, position: position, atTime: 0) }
     }
 
     /// Loops the pattern, from its start to `loopEnd` seconds (0: the pattern's duration).
     /// Kept for later starts, like the rate.
     public func setLoop(enabled: Bool, loopEnd: Double = 0) async throws {
         let end = try HapticEngine.boardTime(loopEnd)
-        try await engine.updateSettings(of: id, {
+        try await engine.updateSettings(of: id, "loop", {
             $0.loopEnabled = enabled
             $0.loopEnd = end
         }) { tag, player in .playerLoop(tag: tag, player: player, enabled: enabled, loopEnd: end) }
@@ -86,7 +86,7 @@ public final class HapticAdvancedPatternPlayer: HapticPatternPlayer, @unchecked 
             throw HapticEngineError.invalidPlayer("playback rate \(rate) is outside 1/256…16")
         }
         let q8 = UInt16((rate * 256).rounded())
-        try await engine.updateSettings(of: id, { $0.rateQ8 = q8 }) { tag, player in .playerRate(tag: tag, player: player, rateQ8: q8) }
+        try await engine.updateSettings(of: id, "change its playback rate", { $0.rateQ8 = q8 }) { tag, player in .playerRate(tag: tag, player: player, rateQ8: q8) }
     }
 
     /// Called once when the pattern finishes (not when it is stopped or cancelled).
@@ -101,13 +101,15 @@ extension HapticEngine {
         if timeline.audioEvents > 0, let capabilities, !capabilities.audio.isPresent {
             emit.yield(.log(level: 2, text: "player \(id): \(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output"))
         }
+        if mustStream(timeline) { return try await startStreamed(id, timeline: timeline, at: at) }
         let handle = try await load(timeline)
-        guard let boardPlayer = players.assign(id, handle: handle) else {
+        guard let assigned = players.assign(id, handle: handle) else {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }
+        await cutShort(assigned.displaced)
         // The start and the player's settings go together, so the first tick already has them.
         let settings = players[settingsOf: id]
-        let player = UInt8(boardPlayer)
+        let player = UInt8(assigned.index)
         var messages: [MessageMaker] = [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
         if settings.rateQ8 != 256 { messages.append { .playerRate(tag: $0, player: player, rateQ8: settings.rateQ8) } }
         if settings.loopEnabled { messages.append { .playerLoop(tag: $0, player: player, enabled: true, loopEnd: settings.loopEnd) } }
@@ -121,41 +123,63 @@ extension HapticEngine {
         }
     }
 
+    /// Stops every board player the player sounds on (two while a streamed pattern hands over).
     func stopPlayer(_ id: Int, at time: Double) async throws {
         let at = try Self.boardTime(time)
-        guard let boardPlayer = players.boardPlayer(of: id) else { return }  // not playing: nothing to stop
-        try await runningLink().command { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: at) }
+        if streams[id] != nil { streams[id]?.stopAt = at }
+        let boardPlayers = players.boardPlayers(of: id)
+        guard !boardPlayers.isEmpty else { return }  // not playing: nothing to stop
+        try await runningLink().commands(boardPlayers.map { boardPlayer in { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: at) } })
     }
 
     func cancelPlayer(_ id: Int) async throws {
+        if streams[id] != nil { return await endStream(of: id, cancelling: true) }
         guard let boardPlayer = players.boardPlayer(of: id) else { return }
         try await runningLink().command { .playerCancel(tag: $0, player: UInt8(boardPlayer)) }
         players.release(id)
         noteActivity()
     }
 
-    /// Sends a command for the board player `id` plays on; a player that is not playing ignores it.
-    func playerCommand(_ id: Int, _ make: @escaping @Sendable (UInt16, UInt8) -> WireMessage) async throws {
+    /// Sends a transport command (pause, resume, seek) for the board player `id` plays on; a
+    /// player that is not playing ignores it; a streamed one refuses it.
+    func playerCommand(_ id: Int, _ what: String, _ make: @escaping @Sendable (UInt16, UInt8) -> WireMessage) async throws {
         let link = try runningLink()
+        try refuseIfStreamed(id, what)
         guard let boardPlayer = players.boardPlayer(of: id) else { return }
         try await link.command { make($0, UInt8(boardPlayer)) }
     }
 
-    /// Records a setting and, if the player is playing, sends it now.
-    func updateSettings(of id: Int, _ change: (inout PlayerSettings) -> Void, _ make: @escaping @Sendable (UInt16, UInt8) -> WireMessage) async throws {
+    private func refuseIfStreamed(_ id: Int, _ what: String) throws {
+        guard let stream = streams[id] else { return }
+        let size = stream.pieces.count
+        throw HapticEngineError.invalidPlayer(
+            "player \(id) plays a pattern larger than the board's timeline memory, streamed in \(size) pieces, and cannot \(what)")
+    }
+
+    /// Records a setting and, if the player is playing, sends it now (to each board player).
+    func updateSettings(
+        of id: Int, _ what: String, _ change: (inout PlayerSettings) -> Void, _ make: @escaping @Sendable (UInt16, UInt8) -> WireMessage
+    ) async throws {
+        if what != "mute" { try refuseIfStreamed(id, what) }
         change(&players[settingsOf: id])
-        guard players.boardPlayer(of: id) != nil else { return }
-        try await playerCommand(id, make)
+        let boardPlayers = players.boardPlayers(of: id)
+        guard !boardPlayers.isEmpty else { return }
+        try await runningLink().commands(boardPlayers.map { boardPlayer in { make($0, UInt8(boardPlayer)) } })
     }
 
     /// All the parameters go out back to back, one round trip for the lot.
     func sendParameters(_ parameters: [DynamicParameter], player id: Int, at time: Double) async throws {
         let at = try Self.boardTime(time)
         let link = try runningLink()
-        guard let boardPlayer = players.boardPlayer(of: id).map(UInt8.init) else { return }
-        try await link.commands(wireValues(parameters).map { wire, value in
-            { .playerParam(tag: $0, player: boardPlayer, parameter: wire.rawValue, value: value, atTime: at) }
-        })
+        let values = wireValues(parameters)
+        await recordRuntime(values, player: id, at: at)
+        let makes: [MessageMaker] = players.boardPlayers(of: id).flatMap { boardPlayer in
+            values.map { wire, value -> MessageMaker in
+                { .playerParam(tag: $0, player: UInt8(boardPlayer), parameter: wire.rawValue, value: value, atTime: at) }
+            }
+        }
+        guard !makes.isEmpty else { return }
+        try await link.commands(makes)
     }
 
     /// The parameters the wire can carry, as wire numbers and Q1.14 values; the others are
@@ -180,12 +204,16 @@ extension HapticEngine {
             throw HapticEngineError.invalidPlayer("a curve of \(curve.controlPoints.count) points is more than the board's \(limit)")
         }
         let at = try Self.boardTime(time)
-        let points: [[String: FieldValue]] = curve.controlPoints.sorted { $0.time < $1.time }.map { point in
-            ["time": .int(Int64(max(0, (point.time * 1e6).rounded()))), "value": .int(Int64(WireParameter.q14(point.value, for: curve.id)))]
-        }
-        try await playerCommand(id) { tag, player in
-            .playerCurve(tag: tag, player: player, parameter: wire.rawValue, atTime: at, points: points)
-        }
+        let curve = RuntimeLayer.Curve(
+            parameter: wire, at: at,
+            points: curve.controlPoints.sorted { $0.time < $1.time }.map { point in
+                (UInt32(min(Double(UInt32.max), max(0, (point.time * 1e6).rounded()))), WireParameter.q14(point.value, for: curve.id))
+            })
+        let link = try runningLink()
+        await recordRuntime(curve, player: id)
+        let boardPlayers = players.boardPlayers(of: id)
+        guard !boardPlayers.isEmpty else { return }
+        try await link.commands(boardPlayers.flatMap { runtimeMessages([.curve(curve)], boardPlayer: UInt8($0)) })
     }
 
     func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for id: Int) {
@@ -234,9 +262,12 @@ extension HapticPatternPlayer {
 extension HapticEngine {
     func sendRealtime(_ parameters: [DynamicParameter], player id: Int) async throws {
         let link = try runningLink()
-        guard let boardPlayer = players.boardPlayer(of: id) else { return }
-        for (wire, value) in wireValues(parameters) {
-            try await link.sendUnacknowledged(.rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: value))
+        let values = wireValues(parameters)
+        await recordRuntime(values, player: id, at: 0)
+        for boardPlayer in players.boardPlayers(of: id) {
+            for (wire, value) in values {
+                try await link.sendUnacknowledged(.rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: value))
+            }
         }
     }
 }

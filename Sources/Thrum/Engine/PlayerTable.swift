@@ -31,16 +31,25 @@ struct PlayerTable: Sendable {
         boardPlayers.firstIndex { $0?.player == player }
     }
 
+    /// Every board player `player` plays on (a streamed pattern holds two, §5.4).
+    func boardPlayers(of player: Int) -> [Int] {
+        boardPlayers.indices.filter { boardPlayers[$0]?.player == player }
+    }
+
     /// A board player for `player` to start `handle` on: its own if it has one, else a free one,
-    /// else the one started longest ago. Nil when the board has no players at all.
-    mutating func assign(_ player: Int, handle: UInt8) -> Int? {
-        guard !boardPlayers.isEmpty else { return nil }
+    /// else the one started longest ago (its pattern is cut short: `displaced` names whose).
+    /// `besides`, a board player to leave alone (the one a streamed pattern plays on now). Nil
+    /// when the board has no players to give.
+    mutating func assign(_ player: Int, handle: UInt8, besides kept: Int? = nil) -> (index: Int, displaced: Int?)? {
+        let candidates = boardPlayers.indices.filter { $0 != kept }
+        guard !candidates.isEmpty else { return nil }
         startCounter += 1
-        let index = boardPlayer(of: player)
-            ?? boardPlayers.firstIndex { $0 == nil }
-            ?? boardPlayers.indices.min { boardPlayers[$0]!.startedOrder < boardPlayers[$1]!.startedOrder }!
+        let index = candidates.first { boardPlayers[$0]?.player == player }
+            ?? candidates.first { boardPlayers[$0] == nil }
+            ?? candidates.min { boardPlayers[$0]!.startedOrder < boardPlayers[$1]!.startedOrder }!
+        let displaced = boardPlayers[index].flatMap { $0.player == player ? nil : $0.player }
         boardPlayers[index] = BoardPlayer(player: player, handle: handle, startedOrder: startCounter)
-        return index
+        return (index, displaced)
     }
 
     /// The board player finished; returns the player that was on it.
@@ -50,8 +59,9 @@ struct PlayerTable: Sendable {
         return entry.player
     }
 
+    /// Gives back every board player `player` holds.
     mutating func release(_ player: Int) {
-        if let index = boardPlayer(of: player) { boardPlayers[index] = nil }
+        for index in boardPlayers(of: player) { boardPlayers[index] = nil }
     }
 
     mutating func finishAll() {
