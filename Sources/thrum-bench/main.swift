@@ -16,6 +16,7 @@ let suites: [Suite] = [
     transportSuite,
     differentialSuite,
     latencySuite,
+    streamingSuite,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

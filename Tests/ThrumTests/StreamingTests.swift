@@ -88,6 +88,22 @@ struct StreamingTests {
         try await withVirtualTime(clock) { await engine.stop() }
     }
 
+    @Test("on a line too slow for the pattern, late pieces are reported and the pattern still finishes")
+    func underrunsAreReportedAndPlaybackGoesOn() async throws {
+        let memory = try TimelineCompiler.compile(Self.long).count / 4
+        let (engine, _, clock) = try Self.board(memory: memory, baud: 9_600)
+        let events = engine.events
+        try await withVirtualTime(clock) { try await engine.start() }
+        let player = try await engine.makePlayer(with: Self.long)
+        let watcher = Task { await Self.lateAndFinished(events) }
+        try await withVirtualTime(clock) { try await player.start(atTime: HapticEngine.timeImmediate) }
+        let (late, finished) = try await withVirtualTime(clock, limit: .seconds(60)) { await watcher.value }
+        #expect(!late.isEmpty, "at 9,600 baud some pieces cannot arrive in time")
+        #expect(finished == [player.id])
+        #expect(await engine.nothingPlaying)
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
+
     @Test("a pattern too dense to cut for the board's memory is refused, saying where and how much")
     func tooDenseIsRefused() async throws {
         // 40 events sounding together at 0.5 s, each its own shape.

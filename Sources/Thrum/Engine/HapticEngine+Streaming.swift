@@ -3,14 +3,17 @@ import ThrumWire
 
 /// A pattern larger than the board's timeline memory, playing piece by piece (PROTOCOL.md §5.4).
 ///
-/// The timeline is cut into pieces of at most half the board's memory (`TimelineSegmenter`).
-/// Piece 0 starts like any pattern; piece k is uploaded once piece k−2's board player has stopped
-/// (the board's PLAYER_FINISHED is the credit that says its memory may be reused), then scheduled
-/// on a second board player to take over at the board time where the whole would reach it, with
-/// a stop of the piece before at that same instant. The board memory is the flow control: two
-/// pieces at most, one sounding and one waiting.
+/// The timeline is cut into pieces of at most 1/depth of the board's memory (`TimelineSegmenter`;
+/// depth 3 on a board with four players or more where the pattern can be cut that fine, else 2). Piece 0 starts like any pattern; piece k
+/// is uploaded once piece k−depth's board player has stopped (the board's PLAYER_FINISHED is the
+/// credit that says its memory may be reused), then scheduled on another board player to take
+/// over at the board time where the whole would reach it, with a stop of the piece before at that
+/// same instant. The board memory is the flow control: `depth` pieces at most, one sounding and the
+/// others waiting, so a piece has the time the ones before it play to arrive.
 struct StreamedPlayback: Sendable {
     let pieces: [TimelineSegment]
+    /// Pieces on the board at most (each needs a board player of its own).
+    let depth: Int
     /// Board time (µs) of the pattern's position 0.
     let origin: UInt32
     /// Tells this playback from an earlier one of the same player.
@@ -54,11 +57,19 @@ extension HapticEngine {
         guard !settings.loopEnabled, settings.rateQ8 == 256 else {
             throw HapticEngineError.invalidPlayer(Self.streamedLimits(timeline, memory: memory, refusing: "loop or play at another rate"))
         }
-        let pieces: [TimelineSegment]
+        // Smaller pieces let more wait on the board, each with more time to arrive.
+        let decoded: Timeline
+        do { decoded = try TimelineDecoder.decode(timeline.bytes) } catch {
+            throw HapticEngineError.invalidPattern("\(error)")
+        }
+        let depth = (capabilities?.players ?? 0) >= 4 ? 3 : 2
+        var pieces: [TimelineSegment]
         do {
-            pieces = try TimelineSegmenter.segments(of: try TimelineDecoder.decode(timeline.bytes), maximumBytes: memory / 2)
+            pieces = try TimelineSegmenter.segments(of: decoded, maximumBytes: memory / depth)
         } catch {
-            throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, reason: "\(error)")
+            do { pieces = try TimelineSegmenter.segments(of: decoded, maximumBytes: memory / 2) } catch {
+                throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, pieceSize: memory / 2, reason: "\(error)")
+            }
         }
         await endStream(of: id, cancelling: true)  // a start while playing restarts
         let link = try runningLink()
@@ -73,7 +84,7 @@ extension HapticEngine {
         await cutShort(displaced)
         streamGeneration += 1
         let generation = streamGeneration
-        var stream = StreamedPlayback(pieces: pieces, origin: origin, generation: generation)
+        var stream = StreamedPlayback(pieces: pieces, depth: depth, origin: origin, generation: generation)
         stream.boardPlayerOfPiece[0] = boardPlayer
         streams[id] = stream
         statistics.streamedPieces += 1
@@ -94,15 +105,14 @@ extension HapticEngine {
     private func feed(_ id: Int, generation: Int) async {
         var piece = 1
         while let stream = streams[id], stream.generation == generation, !stream.noMorePieces(after: piece - 1) {
-            if piece >= 2 {
-                guard await finished(piece - 2, of: id, generation: generation) else { return }
-            }
+            guard await room(for: piece, of: id, generation: generation) else { return }
             do {
                 let handle = try await load(CompiledTimeline(bytes: stream.pieces[piece].bytes))
-                guard let current = streams[id], current.generation == generation, !current.noMorePieces(after: piece - 1),
-                      let sounding = current.boardPlayerOfPiece[piece - 1]
-                else { return }
-                guard let (boardPlayer, displaced) = players.assign(id, handle: handle, besides: sounding).map({ ($0.index, $0.displaced) }) else {
+                guard let current = streams[id], current.generation == generation, !current.noMorePieces(after: piece - 1) else { return }
+                // Nil when the piece before already ended: this one is late (an underrun) and the
+                // board starts it at once, at the position the whole would have reached by then.
+                let sounding = current.boardPlayerOfPiece[piece - 1]
+                guard let (boardPlayer, displaced) = players.assign(id, handle: handle, keeping: Set(current.boardPlayerOfPiece.values)).map({ ($0.index, $0.displaced) }) else {
                     throw HapticEngineError.invalidPlayer("a streamed pattern needs two of the board's players; it has one")
                 }
                 await cutShort(displaced)
@@ -111,7 +121,8 @@ extension HapticEngine {
                 statistics.streamedPieces += 1
                 let at = current.handoff(of: piece)
                 let position = current.pieces[piece].start * 1000
-                var messages: [MessageMaker] = [{ .playerStop(tag: $0, player: UInt8(sounding), atTime: at) }]
+                var messages: [MessageMaker] = []
+                if let sounding { messages.append { .playerStop(tag: $0, player: UInt8(sounding), atTime: at) } }
                 messages += pieceStart(
                     UInt8(boardPlayer), handle: handle, at: at, position: position, muted: players[settingsOf: id].muted)
                 messages += runtimeMessages(current.runtime.replay(at: at), boardPlayer: UInt8(boardPlayer))
@@ -129,6 +140,29 @@ extension HapticEngine {
             }
             piece += 1
         }
+    }
+
+    /// Waits until the board has room for `piece`: fewer than `depth` pieces on it, and their
+    /// bytes and this one's within the timeline memory. Each piece that finishes meanwhile is freed
+    /// at once. False when the playback ended first.
+    private func room(for piece: Int, of id: Int, generation: Int) async -> Bool {
+        let memory = capabilities?.timelineMemory ?? 0
+        while let stream = streams[id], stream.generation == generation {
+            let unfinished = (0..<stream.scheduled).filter { !stream.finishedPieces.contains($0) }
+            let bytes = unfinished.reduce(stream.pieces[piece].bytes.count) { $0 + stream.pieces[$1].bytes.count }
+            if unfinished.count < stream.depth && bytes <= memory { return true }
+            guard let oldest = unfinished.first, await finished(oldest, of: id, generation: generation) else { return false }
+            await free(stream.pieces[oldest].bytes)
+        }
+        return false
+    }
+
+    /// Frees a finished piece's memory now rather than when the next upload finds the board full
+    /// (a round trip saved where time is short).
+    private func free(_ bytes: [UInt8]) async {
+        guard let handle = cache.use(bytes), !players.isPlaying(handle: handle), let link = try? runningLink() else { return }
+        cache.remove(handle: handle)
+        try? await link.command { .timelineFree(tag: $0, handle: handle) }
     }
 
     /// Waits until `piece` of player `id` has finished; false when the playback ended first.

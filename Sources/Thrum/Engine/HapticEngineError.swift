@@ -19,9 +19,9 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     case board(status: WireStatus?, request: MessageType)
     /// The board has too little timeline memory for a pattern.
     case outOfTimelineMemory(needed: Int, available: Int)
-    /// A pattern larger than the board's timeline memory that cannot be cut into pieces half
-    /// that size (too much sounds at once somewhere).
-    case cannotStream(size: Int, memory: Int, reason: String)
+    /// A pattern larger than the board's timeline memory that cannot be cut into pieces of
+    /// `pieceSize` (too much sounds at once somewhere).
+    case cannotStream(size: Int, memory: Int, pieceSize: Int, reason: String)
     /// The engine is not running (not started yet, stopped, or its link is down).
     case engineNotRunning(String)
     /// The pattern could not be compiled or read.
@@ -74,8 +74,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "the board refused \(request.name): \(status.map { "\($0)" } ?? "unknown status")"
         case .outOfTimelineMemory(let needed, let available):
             "the pattern needs \(needed) bytes of timeline memory but the board has \(available)"
-        case .cannotStream(let size, let memory, let reason):
-            "the pattern (\(size) bytes) is larger than the board's timeline memory (\(memory) bytes) and cannot be streamed in pieces of \(memory / 2) bytes: \(reason)"
+        case .cannotStream(let size, let memory, let pieceSize, let reason):
+            "the pattern (\(size) bytes) is larger than the board's timeline memory (\(memory) bytes) and cannot be streamed in pieces of \(pieceSize) bytes: \(reason)"
         case .engineNotRunning(let why):
             "the engine is not running: \(why)"
         case .invalidPattern(let why):

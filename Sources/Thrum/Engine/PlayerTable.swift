@@ -38,10 +38,10 @@ struct PlayerTable: Sendable {
 
     /// A board player for `player` to start `handle` on: its own if it has one, else a free one,
     /// else the one started longest ago (its pattern is cut short: `displaced` names whose).
-    /// `besides`, a board player to leave alone (the one a streamed pattern plays on now). Nil
+    /// `keeping`: board players to leave alone (those a streamed pattern's pieces are on). Nil
     /// when the board has no players to give.
-    mutating func assign(_ player: Int, handle: UInt8, besides kept: Int? = nil) -> (index: Int, displaced: Int?)? {
-        let candidates = boardPlayers.indices.filter { $0 != kept }
+    mutating func assign(_ player: Int, handle: UInt8, keeping kept: Set<Int> = []) -> (index: Int, displaced: Int?)? {
+        let candidates = boardPlayers.indices.filter { !kept.contains($0) }
         guard !candidates.isEmpty else { return nil }
         startCounter += 1
         let index = candidates.first { boardPlayers[$0]?.player == player }

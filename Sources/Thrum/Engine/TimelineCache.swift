@@ -34,6 +34,8 @@ struct TimelineCache: Sendable {
         return entries.remove(at: index).entry
     }
 
+    mutating func remove(handle: UInt8) { entries.removeAll { $0.entry.handle == handle } }
+
     /// Forgets everything (the board rebooted and lost its memory).
     mutating func removeAll() { entries.removeAll() }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import Thrum
+import ThrumSimulator
+import ThrumTimeline
+import ThrumTransport
+
+/// `thrum-bench streaming`: every corpus pattern on a board whose timeline memory is smaller than
+/// the pattern, so it plays streamed (PROTOCOL.md §5.4), over an emulated 115,200-baud UART in
+/// virtual time. The memory is half the pattern's size where the pattern can be cut into pieces
+/// of half of that, else three quarters of it, else one byte less (the engine cuts thirds where it
+/// can, else halves). Patterns of 64 bytes or less fit the smallest board and are not streamed; a
+/// pattern whose densest tick needs more than half of any smaller memory cannot be cut. Counts late pieces (underruns) and compares every rendered tick with the firmware's
+/// rendering of the whole pattern.
+var streamingSuite: Suite {
+    Suite(name: "streaming", summary: "every corpus pattern streamed to a board with less memory than it needs, at 115,200 baud (virtual time)") {
+        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/corpus")
+        var files: [URL] = []
+        for kind in ["ahap", "haptic"] {
+            let url = folder.appendingPathComponent(kind)
+            files += ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted().map { url.appendingPathComponent($0) }
+        }
+        guard !files.isEmpty else {
+            print("# streaming: corpus \(folder.path) absent; skipped")
+            return []
+        }
+        let bench = StreamingBench(files: files)
+        return try runBlocking { try await bench.run() }
+    }
+}
+
+struct StreamingFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+struct StreamingBench: Sendable {
+    let files: [URL]
+    let baud = 115_200
+
+    func run() async throws -> [Metric] {
+        var streamed = 0, uncuttable = 0, fitsSmallestBoard = 0, late = 0, mismatched = 0, pieces = 0, seconds = 0.0
+        var memoryShares: [Double] = []
+        let only = ProcessInfo.processInfo.environment["THRUM_BENCH_ONLY"]
+        for file in files where only.map({ file.lastPathComponent.contains($0) }) ?? true {
+            guard let pattern = try? PatternFile.load(contentsOf: file) else { continue }
+            let whole = try TimelineCompiler.compile(pattern)
+            let timeline = try TimelineDecoder.decode(whole)
+            guard whole.count > 64 else {
+                fitsSmallestBoard += 1  // fits every board the simulator can be (64 bytes or more)
+                continue
+            }
+            // Half the pattern's size where it can be cut that fine, else the most that is still less than it.
+            let memory = [whole.count / 2, whole.count * 3 / 4, whole.count - 1].first { memory in
+                memory >= 64 && (try? TimelineSegmenter.segments(of: timeline, maximumBytes: memory / 2)) != nil
+            }
+            guard let memory else {
+                uncuttable += 1
+                continue
+            }
+            let outcome: Outcome
+            do {
+                outcome = try await play(pattern, whole: whole, duration: timeline.durationSeconds, memory: memory)
+            } catch {
+                throw StreamingFailure(description: "\(file.lastPathComponent) (\(whole.count) bytes on \(memory) bytes of memory): \(error)")
+            }
+            streamed += 1
+            late += outcome.late
+            mismatched += outcome.mismatched
+            pieces += outcome.pieces
+            seconds += timeline.durationSeconds
+            memoryShares.append(Double(memory) / Double(whole.count))
+            if outcome.late > 0 || outcome.mismatched > 0 {
+                print("# streaming: \(file.lastPathComponent): \(outcome.late) late, \(outcome.mismatched) ticks differ")
+            }
+        }
+        memoryShares.sort()
+        return [
+            Metric(name: "streaming.patterns_streamed", value: Double(streamed), unit: "count", goal: .none),
+            Metric(name: "streaming.patterns_of_64_bytes_or_less", value: Double(fitsSmallestBoard), unit: "count", goal: .none),
+            Metric(name: "streaming.patterns_that_cannot_be_cut", value: Double(uncuttable), unit: "count", goal: .none),
+            Metric(name: "streaming.seconds_played", value: seconds, unit: "s", goal: .none),
+            Metric(name: "streaming.pieces", value: Double(pieces), unit: "count", goal: .none),
+            Metric(name: "streaming.median_memory_over_pattern", value: memoryShares.isEmpty ? 0 : memoryShares[memoryShares.count / 2], unit: "ratio", goal: .none),
+            Metric(name: "streaming.late_pieces_115200", value: Double(late), unit: "count", goal: .atMost(0)),
+            Metric(name: "streaming.ticks_unlike_whole", value: Double(mismatched), unit: "count", goal: .atMost(0)),
+        ]
+    }
+
+    struct Outcome {
+        var late = 0
+        var mismatched = 0
+        var pieces = 0
+    }
+
+    private func play(_ pattern: HapticPattern, whole: [UInt8], duration: Double, memory: Int) async throws -> Outcome {
+        let clock = ManualClock()
+        let tap = TraceTap(capacity: Int(duration * 1000) + 10_000)
+        var board = BoardConfiguration()
+        board.timelineMemory = memory
+        board.line = LineModel(baudRate: baud)
+        let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
+        let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
+        let engine = HapticEngine(manualClock: clock, lineRate: baud) { (host, Task { try? await server.run(on: clock) }) }
+        let events = engine.events
+        try await clock.drive { try await engine.start() }
+        let player = try await engine.makePlayer(with: pattern)
+        let watcher = Task { () -> Int in
+            var late = 0
+            for await event in events {
+                if case .late = event { late += 1 }
+                if case .playerFinished = event { return late }
+            }
+            return late
+        }
+        try await clock.drive { try await player.start(atTime: HapticEngine.timeImmediate) }
+        var outcome = Outcome()
+        outcome.late = try await clock.drive(limit: .seconds(duration + 10)) { await watcher.value }
+        outcome.pieces = await engine.statistics.streamedPieces
+        try await clock.drive { await engine.stop() }
+
+        let expected = try FirmwareRendering.render(timeline: whole, seconds: duration + 2.1)
+        let ticks = tap.ticks.filter { $0.channel == 0 }
+        guard let firstExpected = expected.intensity.firstIndex(where: { $0 > 0 }) else { return outcome }
+        guard let firstPlayed = ticks.firstIndex(where: { $0.intensity > 0 }) else {
+            outcome.mismatched = expected.intensity.count
+            return outcome
+        }
+        for index in firstExpected..<expected.intensity.count {
+            let played = firstPlayed + index - firstExpected
+            let intensity = played < ticks.count ? Float(ticks[played].intensity) : 0
+            let sharpness = played < ticks.count ? Float(ticks[played].sharpness) : 0
+            if intensity != expected.intensity[index] || (intensity > 0 && sharpness != expected.sharpness[index]) { outcome.mismatched += 1 }
+        }
+        return outcome
+    }
+}
