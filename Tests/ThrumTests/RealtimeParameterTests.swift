@@ -37,6 +37,39 @@ struct RealtimeParameterTests {
     }
 }
 
+@Suite("A board player's next start")
+struct BoardPlayerReuseTests {
+    @Test("a start plays with its own player's settings and a neutral run-time layer, whatever the board player held before")
+    func nothingLeaksBetweenPlayers() async throws {
+        let clock = ManualClock()
+        let tap = TraceTap()
+        let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
+        let server = try SimulatorServer(configuration: BoardConfiguration(), transport: board, tap: tap)
+        let engine = HapticEngine(manualClock: clock) { (host, Task { try? await server.run(on: clock) }) }
+        try await withVirtualTime(clock) { try await engine.start() }
+        let buzz = HapticPattern(events: [.continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0)])
+        let first = try await engine.makeAdvancedPlayer(with: buzz)
+        try await withVirtualTime(clock) {
+            try await first.setPlaybackRate(0.5)
+            try await first.start(atTime: 0)
+            try await first.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0.3, time: 0)], atTime: 0)
+            try await first.setMuted(true)
+            try await first.stop(atTime: 0)
+        }
+        await advance(clock, by: .milliseconds(20))
+        // The next player takes the board player the first one left.
+        let second = try await engine.makePlayer(with: buzz)
+        let startedAt = clock.now.offset.secondsDouble
+        try await withVirtualTime(clock) { try await second.start(atTime: 0) }
+        await advance(clock, by: .milliseconds(300))
+        let sounding = tap.ticks.filter { $0.seconds >= startedAt && $0.intensity > 0 }
+        #expect(sounding.contains { abs($0.intensity - 1) < 0.001 }, "full intensity, not muted or scaled by 0.3")
+        // 100 ms at normal rate (not 200 ms at half rate)
+        #expect((95...105).contains(sounding.count), "\(sounding.count) ticks sounded")
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
+}
+
 @Suite("Real-time updates paced to a UART")
 struct RealtimePacingTests {
     @Test("1,000 updates a second on a 115,200-baud line: the newest reaches the board within a few ms; none queue up")

@@ -90,7 +90,7 @@ extension HapticEngine {
         statistics.streamedPieces += 1
         noteActivity()
         do {
-            try await link.commands(pieceStart(UInt8(boardPlayer), handle: handle, at: origin, position: 0, muted: settings.muted))
+            try await link.commands(pieceStart(boardPlayer, handle: handle, at: origin, position: 0, muted: settings.muted))
         } catch {
             players.release(id)
             streams[id] = nil
@@ -123,9 +123,10 @@ extension HapticEngine {
                 let position = current.pieces[piece].start * 1000
                 var messages: [MessageMaker] = []
                 if let sounding { messages.append { .playerStop(tag: $0, player: UInt8(sounding), atTime: at) } }
-                messages += pieceStart(
-                    UInt8(boardPlayer), handle: handle, at: at, position: position, muted: players[settingsOf: id].muted)
-                messages += runtimeMessages(current.runtime.replay(at: at), boardPlayer: UInt8(boardPlayer))
+                messages += pieceStart(boardPlayer, handle: handle, at: at, position: position, muted: players[settingsOf: id].muted)
+                let replay = current.runtime.replay(at: at)
+                players.touched(replay.map(\.parameter), on: boardPlayer)
+                messages += runtimeMessages(replay, boardPlayer: UInt8(boardPlayer))
                 if let stopAt = current.stopAt { messages.append { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) } }
                 try await runningLink().commands(messages)
                 // A stop given while these were on their way may have reached the board first.
@@ -218,12 +219,13 @@ extension HapticEngine {
         await endStream(of: player, cancelling: true)
     }
 
-    /// A piece's start, with the player's mute setting (the board player may have another).
-    private func pieceStart(_ boardPlayer: UInt8, handle: UInt8, at: UInt32, position: UInt32, muted: Bool) -> [MessageMaker] {
-        [
-            { .playerStart(tag: $0, player: boardPlayer, handle: handle, atTime: at, position: position) },
-            { .playerMute(tag: $0, player: boardPlayer, muted: muted) },
-        ]
+    /// A piece's start, at normal rate without a loop, muted as the player is.
+    private func pieceStart(_ boardPlayer: Int, handle: UInt8, at: UInt32, position: UInt32, muted: Bool) -> [MessageMaker] {
+        var settings = PlayerSettings()
+        settings.muted = muted
+        let player = UInt8(boardPlayer)
+        return [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: position) }]
+            + players.preparation(of: boardPlayer, for: settings)
     }
 
     func runtimeMessages(_ entries: [RuntimeLayer.Entry], boardPlayer: UInt8) -> [MessageMaker] {

@@ -321,6 +321,7 @@ public actor HapticEngine {
             // The board lost its timelines and players; players re-upload on their next start.
             cache.removeAll()
             players.finishAll()
+            players.forgetBoardStates()
             forgetStreams()
             isRunning = false
             emit.yield(.reset)

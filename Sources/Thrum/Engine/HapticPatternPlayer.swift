@@ -108,12 +108,9 @@ extension HapticEngine {
         }
         await cutShort(assigned.displaced)
         // The start and the player's settings go together, so the first tick already has them.
-        let settings = players[settingsOf: id]
         let player = UInt8(assigned.index)
-        var messages: [MessageMaker] = [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
-        if settings.rateQ8 != 256 { messages.append { .playerRate(tag: $0, player: player, rateQ8: settings.rateQ8) } }
-        if settings.loopEnabled { messages.append { .playerLoop(tag: $0, player: player, enabled: true, loopEnd: settings.loopEnd) } }
-        if settings.muted { messages.append { .playerMute(tag: $0, player: player, muted: true) } }
+        let messages: [MessageMaker] = [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
+            + players.preparation(of: assigned.index, for: players[settingsOf: id])
         noteActivity()
         do {
             try await runningLink().commands(messages)
@@ -164,6 +161,7 @@ extension HapticEngine {
         change(&players[settingsOf: id])
         let boardPlayers = players.boardPlayers(of: id)
         guard !boardPlayers.isEmpty else { return }
+        for boardPlayer in boardPlayers { players.update(boardPlayer, change) }
         try await runningLink().commands(boardPlayers.map { boardPlayer in { make($0, UInt8(boardPlayer)) } })
     }
 
@@ -173,6 +171,7 @@ extension HapticEngine {
         let link = try runningLink()
         let values = wireValues(parameters)
         await recordRuntime(values, player: id, at: at)
+        for boardPlayer in players.boardPlayers(of: id) { players.touched(values.map(\.0), on: boardPlayer) }
         let makes: [MessageMaker] = players.boardPlayers(of: id).flatMap { boardPlayer in
             values.map { wire, value -> MessageMaker in
                 { .playerParam(tag: $0, player: UInt8(boardPlayer), parameter: wire.rawValue, value: value, atTime: at) }
@@ -213,6 +212,7 @@ extension HapticEngine {
         await recordRuntime(curve, player: id)
         let boardPlayers = players.boardPlayers(of: id)
         guard !boardPlayers.isEmpty else { return }
+        for boardPlayer in boardPlayers { players.touched([wire], on: boardPlayer) }
         try await link.commands(boardPlayers.flatMap { runtimeMessages([.curve(curve)], boardPlayer: UInt8($0)) })
     }
 
@@ -243,6 +243,9 @@ enum WireParameter: UInt8 {
         }
     }
 
+    /// The value with no effect: 1 for the multiplying controls, 0 for the others.
+    var neutralQ14: Int16 { self == .intensity || self == .audioVolume ? 16384 : 0 }
+
     /// A control value clamped to its range, in Q1.14.
     static func q14(_ value: Float, for id: DynamicParameterID) -> Int16 {
         Int16((Double(id.range.clamp(value)) * 16384).rounded())
@@ -265,6 +268,7 @@ extension HapticEngine {
         let values = wireValues(parameters)
         await recordRuntime(values, player: id, at: 0)
         for boardPlayer in players.boardPlayers(of: id) {
+            players.touched(values.map(\.0), on: boardPlayer)
             for (wire, value) in values {
                 try await link.sendUnacknowledged(.rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: value))
             }

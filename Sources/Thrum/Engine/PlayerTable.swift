@@ -12,6 +12,9 @@ struct PlayerTable: Sendable {
     }
 
     private var boardPlayers: [BoardPlayer?] = []
+    /// What each board player holds from earlier starts (the board keeps rate, loop, mute and the
+    /// run-time layer from one start to the next); nil when not known.
+    private var boardStates: [BoardPlayerState?] = []
     private var nextPlayerID = 1
     private var startCounter = 0
     private var completions: [Int: @Sendable ((any Error)?) -> Void] = [:]
@@ -19,6 +22,45 @@ struct PlayerTable: Sendable {
 
     mutating func resize(to count: Int) {
         if boardPlayers.count != count { boardPlayers = Array(repeating: nil, count: max(0, count)) }
+        forgetBoardStates()
+    }
+
+    /// A new connection or a reboot: what the board players hold is not known.
+    mutating func forgetBoardStates() {
+        boardStates = Array(repeating: nil, count: boardPlayers.count)
+    }
+
+    /// The messages that follow a start on board player `index` so that it plays with `wanted` and
+    /// a neutral run-time layer, whatever an earlier start left on it (SEMANTICS.md §3.1); records
+    /// the board player as holding that.
+    mutating func preparation(of index: Int, for wanted: PlayerSettings) -> [MessageMaker] {
+        let held = boardStates.indices.contains(index) ? boardStates[index] : nil
+        let player = UInt8(index)
+        var messages: [MessageMaker] = []
+        if held?.settings.rateQ8 != wanted.rateQ8 { messages.append { .playerRate(tag: $0, player: player, rateQ8: wanted.rateQ8) } }
+        if held?.settings.loopEnabled != wanted.loopEnabled || (wanted.loopEnabled && held?.settings.loopEnd != wanted.loopEnd) {
+            messages.append { .playerLoop(tag: $0, player: player, enabled: wanted.loopEnabled, loopEnd: wanted.loopEnd) }
+        }
+        if held?.settings.muted != wanted.muted { messages.append { .playerMute(tag: $0, player: player, muted: wanted.muted) } }
+        for parameter in (held?.runtimeTouched ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
+            messages.append { .playerParam(tag: $0, player: player, parameter: parameter.rawValue, value: parameter.neutralQ14, atTime: 0) }
+        }
+        if boardStates.indices.contains(index) { boardStates[index] = BoardPlayerState(settings: wanted) }
+        return messages
+    }
+
+    /// A setting sent to board player `index` while it plays.
+    mutating func update(_ index: Int, _ change: (inout PlayerSettings) -> Void) {
+        guard boardStates.indices.contains(index), boardStates[index] != nil else { return }
+        change(&boardStates[index]!.settings)
+    }
+
+    /// Run-time controls sent to board player `index`: the next start there makes them neutral.
+    mutating func touched(_ parameters: some Sequence<WireParameter>, on index: Int) {
+        guard boardStates.indices.contains(index) else { return }
+        var state = boardStates[index] ?? BoardPlayerState()
+        state.runtimeTouched.formUnion(parameters)
+        boardStates[index] = state
     }
 
     mutating func register() -> Int {
@@ -83,6 +125,12 @@ struct PlayerTable: Sendable {
     }
 
     func completion(of player: Int) -> (@Sendable ((any Error)?) -> Void)? { completions[player] }
+}
+
+/// What one board player was left with.
+struct BoardPlayerState: Sendable, Equatable {
+    var settings = PlayerSettings()
+    var runtimeTouched: Set<WireParameter> = []
 }
 
 /// A player's transport settings, which outlive one start (Core Haptics' `loopEnabled`,

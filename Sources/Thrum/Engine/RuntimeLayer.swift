@@ -35,6 +35,13 @@ struct RuntimeLayer: Sendable {
             case .curve(let curve): curve.at
             }
         }
+
+        var parameter: WireParameter {
+            switch self {
+            case .step(let step): step.parameter
+            case .curve(let curve): curve.parameter
+            }
+        }
     }
 
     /// In the order the app gave them (a later entry wins a tie on the board).
