@@ -78,8 +78,15 @@ import ThrumTimeline
         #expect(cut >= 25)
     }
 
+    /// Patterns with attack, decay or release controls are left out: a piece starting while an
+    /// event's envelope runs reads those controls where it starts, as a seek does, not where the
+    /// event read them (PROTOCOL.md §5.4), so the handoff can differ there.
     @Test func randomPatternsPlayTheSameInPieces() async {
-        await propertyCheck(count: 40, input: RandomPatterns.generator) { pattern in
+        await propertyCheck(count: 60, input: RandomPatterns.generator) { pattern in
+            let timing: Set<EventParameterID> = [.attackTime, .decayTime, .releaseTime]
+            guard !pattern.parameters.contains(where: { timing.contains($0.id.target) }),
+                  !pattern.parameterCurves.contains(where: { timing.contains($0.id.target) })
+            else { return }
             let size = try TimelineCompiler.compile(pattern).count
             let timeline = try TimelineDecoder.decode(try TimelineCompiler.compile(pattern))
             guard let budget = [size / 4, size / 2, size].first(where: { (try? TimelineSegmenter.segments(of: timeline, maximumBytes: $0)) != nil }) else { return }

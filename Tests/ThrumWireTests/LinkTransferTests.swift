@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import Testing
 @testable import ThrumWire
@@ -87,25 +88,38 @@ struct LinkTransferTests {
     }
 
     /// Found by the property above (seed 95314, about one seed in a hundred): under 1 % byte
-    /// corruption with 64-byte chunks the transfer crawls (after 190 s, 87 of 1,150 messages) and
-    /// 1,126 bytes are still missing at the 1,800 s limit. It is not a deadlock: nothing arrives
-    /// wrong, and frames keep moving. The cause: the first round-trip sample is an ambiguous one
-    /// (taken when no clean sample exists yet) of 376 ms against a true round trip of a few ms.
-    /// After that, every acknowledged frame has been sent more than once, so Karn's rule allows
-    /// no clean sample to correct it. The timeout stays at 0.5 s or more, and the spurious-timeout
-    /// check (an acknowledgement sooner than srtt/2 after a resend) backs it off to the 4 s maximum.
-    /// Likely fix: bound the estimate by the PONG round trips the link measures anyway. Kept here
-    /// so it is not forgotten, and so this test says so when it is fixed.
-    @Test("known stall: seed 95314 under 1 % byte corruption")
-    func knownStall() throws {
+    /// corruption with 64-byte chunks the transfer crawled (after 190 s, 87 of 1,150 messages;
+    /// 1,126 bytes still missing at 1,800 s). The first round-trip sample was an ambiguous one
+    /// (taken when no clean sample existed yet) of 376 ms against a true round trip of a few ms;
+    /// after that every acknowledged frame had been sent more than once, so Karn's rule allowed no
+    /// clean sample to correct it. A PONG's round trip now replaces an estimate that rests on an
+    /// ambiguous sample only (PROTOCOL.md §6.2).
+    @Test("seed 95314 under 1 % byte corruption no longer crawls")
+    func ambiguousFirstSampleIsCorrected() throws {
         var faults = VirtualLine.Faults.issue3
         faults.corruptRate = 0
         faults.byteCorruptionRate = 0.01
         let data = Self.payload(size: 65536, seed: 95314)
         var simulation = Self.simulation(seed: 95314, faults: faults)
-        let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(1800), chunkPayload: 64)
+        let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(120), chunkPayload: 64)
+        #expect(arrived == data, "\(arrived.count) of \(data.count) bytes within 120 s")
+    }
+
+    /// Rarer still (1 of 200 seeds scanned after the fix above): seed 1552124 crawls from a
+    /// different start. Its estimate rests on clean samples, yet the timeout swings between 0.17
+    /// and 2.7 s, halved when acknowledgements flow and doubled again by the spurious-timeout
+    /// check, while PONGs show a round trip of a few ms; after 58 s, 85 of 1,150 messages. Not
+    /// fixed: bounding the backed-off timeout by the PONG round trip is the next thing to try.
+    @Test("known stall: seed 1552124 under 1 % byte corruption")
+    func knownStall() throws {
+        var faults = VirtualLine.Faults.issue3
+        faults.corruptRate = 0
+        faults.byteCorruptionRate = 0.01
+        let data = Self.payload(size: 65536, seed: 1552124)
+        var simulation = Self.simulation(seed: 1552124, faults: faults)
+        let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(120), chunkPayload: 64)
         #expect(data.starts(with: arrived), "what arrives is never wrong, only incomplete")
-        withKnownIssue("the retransmission timeout never recovers from an ambiguous first sample on this seed") {
+        withKnownIssue("the retransmission timeout swings high on this seed and the transfer crawls") {
             #expect(arrived.count == data.count)
         }
     }

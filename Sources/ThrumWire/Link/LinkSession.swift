@@ -377,6 +377,7 @@ public struct LinkSession: Sendable {
         let boardReceived = clockExtender.extend(UInt32(truncatingIfNeeded: rx))
         let boardSent = clockExtender.extend(UInt32(truncatingIfNeeded: tx))
         clock.add(ClockSample(hostSent: sent, hostReceived: now, boardReceived: boardReceived, boardSent: boardSent))
+        sender.noteControlRoundTrip(now.duration(since: sent))
     }
 
     // MARK: emitting frames

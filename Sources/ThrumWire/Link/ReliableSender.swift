@@ -25,6 +25,9 @@ struct ReliableSender: Sendable {
     private var lastNak: (ack: UInt8, at: MonotonicInstant)?
     private(set) var retransmissions = 0
     private var progressWithoutSample = 0
+    /// The estimate rests on an ambiguous sample only (a frame sent more than once). Under steady loss
+    /// every later frame may be sent more than once too, and Karn's rule then never corrects it.
+    private var estimateIsAmbiguous = false
     private var recoverySince: MonotonicInstant?
     private var lastHeard: MonotonicInstant?
     private(set) var timeouts = 0
@@ -52,6 +55,14 @@ struct ReliableSender: Sendable {
         queued.append(Outgoing(seq: 0, type: type, payload: payload))
     }
 
+    /// A round trip measured outside the reliable channel (a PING answered by its PONG, PROTOCOL.md
+    /// §6.2): while the estimate rests on an ambiguous sample only, it takes that sample's place.
+    mutating func noteControlRoundTrip(_ roundTrip: Duration) {
+        guard estimateIsAmbiguous, let srtt = timer.smoothedRTT, roundTrip < srtt else { return }
+        timer.restart(from: roundTrip)
+        estimateIsAmbiguous = false
+    }
+
     /// Applies the ack, window and NAK flag carried by any frame of the current epoch.
     mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, at now: MonotonicInstant) {
         lastHeard = now
@@ -64,10 +75,12 @@ struct ReliableSender: Sendable {
             if newest.transmissions == 1, let sent = newest.lastSent {
                 timer.record(sample: now.duration(since: sent))
                 progressWithoutSample = 0
+                estimateIsAmbiguous = false
             } else if timer.smoothedRTT == nil, let sent = newest.lastSent {
                 // No clean sample yet (heavy loss from the start): the time since the last transmission is
-                // ambiguous but better than nothing; clean samples replace it as soon as they come.
+                // ambiguous but better than nothing; clean samples, or a control round trip, replace it.
                 timer.record(sample: now.duration(since: sent))
+                estimateIsAmbiguous = true
             } else {
                 // Karn: no sample from a retransmitted frame. Under heavy loss every frame gets retransmitted
                 // and no sample ever comes, so after two acknowledgements of progress without one, relax the

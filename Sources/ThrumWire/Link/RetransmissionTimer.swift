@@ -32,6 +32,13 @@ public struct RetransmissionTimer: Sendable {
         timeout = base ?? initial
     }
 
+    /// Starts the estimate again from `sample`, as if it were the first.
+    public mutating func restart(from sample: Duration) {
+        smoothedRTT = nil
+        rttVariation = .zero
+        record(sample: sample)
+    }
+
     /// Doubles the timeout (up to the maximum). Never capped below: a timeout shorter than the true round
     /// trip would resend every frame, and with every frame resent no sample could ever correct it.
     public mutating func backOff() { timeout = min(timeout * 2, maximum) }
