@@ -3,7 +3,7 @@ import Foundation
 import ThrumSimulator
 import ThrumTransport
 
-/// `thrum sim --pty [--actuator lra|erm] [--baud N]`
+/// `thrum sim --pty [--actuator lra|erm] [--baud N] [--memory BYTES]`
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
@@ -31,15 +31,20 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Keep the flash slots in this file across runs.")
     var flash: String?
 
+    @Option(help: ArgumentHelp("Bytes of timeline memory (64 to 16 MiB); a pattern larger than this plays streamed.", valueName: "bytes"))
+    var memory: Int = BoardConfiguration().timelineMemory
+
     func validate() throws {
         guard pty else { throw ValidationError("thrum sim needs --pty (the only endpoint it offers)") }
         if let baud, !LineModel.baudRates.contains(baud) { throw ValidationError("--baud \(baud): must be \(LineModel.baudRates)") }
+        if !(64...(16 << 20)).contains(memory) { throw ValidationError("--memory \(memory): must be 64 bytes to 16 MiB") }
     }
 
     func run() throws {
         var board = BoardConfiguration()
         board.channels = [actuator == .lra ? .lra() : .erm()]
         board.line = baud.map { LineModel(baudRate: $0) } ?? .usb
+        board.timelineMemory = memory
         let terminal: PseudoTerminal
         do {
             terminal = try PseudoTerminal.open(keepDeviceOpen: true)

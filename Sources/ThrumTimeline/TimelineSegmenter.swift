@@ -31,27 +31,25 @@ public struct SegmentationError: Error, Sendable, Hashable, CustomStringConverti
     }
 }
 
-/// Cuts a timeline into pieces of at most `maximumBytes` each, cut at record starts.
+/// Cuts a timeline into pieces of at most `maximumBytes` each, cut at record starts and curve points.
 ///
 /// Piece k, taking over at `T`, holds the records starting in `[T, next cut)`, every earlier event
 /// still audible at `T` (so its envelope carries on), and for each control the latest earlier
-/// record (the value in force at `T`). The board starts a piece at position `T`, applying its
+/// record (the value in force at `T`), a curve cut to the points the piece needs. The board starts
+/// a piece at position `T`, applying its
 /// earlier records at once as for a seek, so pieces played back to back sound as the whole. The
 /// last piece also keeps the record that sets the whole's duration, so it finishes when the
 /// whole would.
 public enum TimelineSegmenter {
     public static func segments(of timeline: Timeline, maximumBytes: Int) throws -> [TimelineSegment] {
-        let cuts = cutPoints(timeline.records)
-        guard !cuts.isEmpty else {
-            return [TimelineSegment(start: 0, end: nil, bytes: try compile(timeline, records: []))]
-        }
+        let cuts = cutTicks(timeline.records)
         var pieces: [TimelineSegment] = []
         var first = 0  // index into `cuts` of the piece being built
         while first < cuts.count {
             // The longest piece that fits: grow by doubling, then bisect.
             var best = try piece(timeline, cuts: cuts, from: first, through: first)
             guard best.bytes.count <= maximumBytes else {
-                throw SegmentationError(tick: timeline.records[cuts[first]].time, needed: best.bytes.count, available: maximumBytes)
+                throw SegmentationError(tick: cuts[first], needed: best.bytes.count, available: maximumBytes)
             }
             var fits = first, tooBig = cuts.count, step = 1, bisecting = false
             while fits + 1 < tooBig {
@@ -71,27 +69,43 @@ public enum TimelineSegmenter {
         return pieces
     }
 
-    /// Indices of the records that begin a tick: the only places a piece may start.
-    static func cutPoints(_ records: [Timeline.Record]) -> [Int] {
-        records.indices.filter { $0 == 0 || records[$0].time != records[$0 - 1].time }
+    /// Where a piece may take over, in ticks from 0: every record's start and every curve point's
+    /// instant (so a long curve can be cut between its points).
+    static func cutTicks(_ records: [Timeline.Record]) -> [UInt32] {
+        var ticks: Set<UInt32> = [0]
+        for record in records {
+            ticks.insert(record.time)
+            if case .curve(_, let points) = record.body { for point in points { ticks.insert(record.time + point.time) } }
+        }
+        return ticks.sorted()
     }
 
-    /// The piece holding the records from cut `from` up to (not including) cut `through + 1`.
-    private static func piece(_ timeline: Timeline, cuts: [Int], from: Int, through: Int) throws -> TimelineSegment {
+    /// The piece from cut `from` up to (not including) cut `through + 1`.
+    private static func piece(_ timeline: Timeline, cuts: [UInt32], from: Int, through: Int) throws -> TimelineSegment {
         let records = timeline.records
-        let firstRecord = cuts[from]
-        let endRecord = through + 1 < cuts.count ? cuts[through + 1] : records.count
-        let start = from == 0 ? 0 : records[firstRecord].time
-        let isLast = endRecord == records.count
+        let start = cuts[from]
+        let end = through + 1 < cuts.count ? cuts[through + 1] : nil
+        let firstRecord = firstIndex(in: records, atOrAfter: start)
+        let endRecord = end.map { firstIndex(in: records, atOrAfter: $0) } ?? records.count
         var chosen = carried(timeline, before: firstRecord, into: start)
-        if isLast, let ender = durationRecord(of: timeline, before: firstRecord), !chosen.contains(ender) {
+        if end == nil, let ender = durationRecord(of: timeline, before: firstRecord), !chosen.contains(ender) {
             chosen.append(ender)
             chosen.sort()
         }
         chosen += Array(firstRecord..<endRecord)
         return TimelineSegment(
-            start: start, end: isLast ? nil : records[endRecord].time,
-            bytes: try compile(timeline, records: chosen.map { records[$0] }))
+            start: start, end: end,
+            bytes: try compile(timeline, records: chosen.map { trimmed(records[$0], from: start, to: end) }))
+    }
+
+    /// The first record starting at or after `tick` (records are in time order).
+    private static func firstIndex(in records: [Timeline.Record], atOrAfter tick: UInt32) -> Int {
+        var low = 0, high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if records[middle].time < tick { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Indices of the earlier records that still matter at `start`, in record order: events still
@@ -134,6 +148,25 @@ public enum TimelineSegmenter {
             let released = end + ticks(shape.release)
             return shape.sustained ? released : min(released, start + ticks(shape.attack) + ticks(shape.decay))
         }
+    }
+
+    /// A curve cut to the points a piece playing `[start, end)` needs: from the last point before
+    /// `start` (kept strictly before, so a record of the same control at `start` still wins its
+    /// tie) to the first at or after `end`; a curve cut at the front then starts at its first kept
+    /// point. Values
+    /// between the kept points are unchanged, so a long curve is carried piece by piece rather
+    /// than whole into every piece. Other records are returned as they are.
+    static func trimmed(_ record: Timeline.Record, from start: UInt32, to end: UInt32?) -> Timeline.Record {
+        guard case .curve(let id, let points) = record.body, !points.isEmpty else { return record }
+        let first = points.lastIndex { record.time + $0.time < start } ?? 0
+        var last = points.count - 1
+        if let end, let reaching = points.firstIndex(where: { record.time + $0.time >= end }) { last = max(reaching, first) }
+        // Moved only when points are dropped: a curve holds its first value from its own start.
+        let base = first > 0 ? points[first].time : 0
+        var cut = record
+        cut.time = record.time + base
+        cut.body = .curve(id, points: points[first...last].map { Timeline.CurvePoint(time: $0.time - base, raw: $0.raw) })
+        return cut
     }
 
     /// An earlier record ending where the whole timeline ends, when no later record does.
