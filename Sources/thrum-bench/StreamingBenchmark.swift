@@ -6,10 +6,10 @@ import ThrumTransport
 
 /// `thrum-bench streaming`: every corpus pattern on a board whose timeline memory is smaller than
 /// the pattern, so it plays streamed (PROTOCOL.md §5.4), over an emulated 115,200-baud UART in
-/// virtual time. The memory is half the pattern's size where the pattern can be cut into pieces
-/// of half of that, else three quarters of it, else one byte less (the engine cuts thirds where it
-/// can, else halves). Patterns of 64 bytes or less fit the smallest board and are not streamed; a
-/// pattern whose densest tick needs more than half of any smaller memory cannot be cut. Counts late pieces (underruns) and compares every rendered tick with the firmware's
+/// virtual time (100 µs steps). The board's memory is half the pattern's size. Patterns of 128
+/// bytes or less would need a board smaller than the smallest (64 bytes), and a pattern whose
+/// densest instant needs more than a quarter of its size cannot be cut for it: both are counted
+/// and not played. `THRUM_BENCH_ONLY=NAME` plays only the corpus files whose names contain NAME. Counts late pieces (underruns) and compares every rendered tick with the firmware's
 /// rendering of the whole pattern.
 var streamingSuite: Suite {
     Suite(name: "streaming", summary: "every corpus pattern streamed to a board with less memory than it needs, at 115,200 baud (virtual time)") {
@@ -35,24 +35,23 @@ struct StreamingFailure: Error, CustomStringConvertible {
 struct StreamingBench: Sendable {
     let files: [URL]
     let baud = 115_200
+    /// Virtual time moves in steps this long, with the tasks run between them.
+    let step = Duration.microseconds(100)
 
     func run() async throws -> [Metric] {
-        var streamed = 0, uncuttable = 0, fitsSmallestBoard = 0, late = 0, mismatched = 0, pieces = 0, seconds = 0.0
-        var memoryShares: [Double] = []
+        var streamed = 0, uncuttable = 0, tooSmall = 0, late = 0, mismatched = 0, pieces = 0, seconds = 0.0
         let only = ProcessInfo.processInfo.environment["THRUM_BENCH_ONLY"]
         for file in files where only.map({ file.lastPathComponent.contains($0) }) ?? true {
             guard let pattern = try? PatternFile.load(contentsOf: file) else { continue }
             let whole = try TimelineCompiler.compile(pattern)
             let timeline = try TimelineDecoder.decode(whole)
-            guard whole.count > 64 else {
-                fitsSmallestBoard += 1  // fits every board the simulator can be (64 bytes or more)
+            guard whole.count >= 128 else {
+                tooSmall += 1
                 continue
             }
-            // Half the pattern's size where it can be cut that fine, else the most that is still less than it.
-            let memory = [whole.count / 2, whole.count * 3 / 4, whole.count - 1].first { memory in
-                memory >= 64 && (try? TimelineSegmenter.segments(of: timeline, maximumBytes: memory / 2)) != nil
-            }
-            guard let memory else {
+            // Half the pattern's size, where the pattern can be cut for it.
+            let memory = whole.count / 2
+            guard memory >= 64, (try? TimelineSegmenter.segments(of: timeline, maximumBytes: memory / 2)) != nil else {
                 uncuttable += 1
                 continue
             }
@@ -67,19 +66,16 @@ struct StreamingBench: Sendable {
             mismatched += outcome.mismatched
             pieces += outcome.pieces
             seconds += timeline.durationSeconds
-            memoryShares.append(Double(memory) / Double(whole.count))
             if outcome.late > 0 || outcome.mismatched > 0 {
                 print("# streaming: \(file.lastPathComponent): \(outcome.late) late, \(outcome.mismatched) ticks differ")
             }
         }
-        memoryShares.sort()
         return [
             Metric(name: "streaming.patterns_streamed", value: Double(streamed), unit: "count", goal: .none),
-            Metric(name: "streaming.patterns_of_64_bytes_or_less", value: Double(fitsSmallestBoard), unit: "count", goal: .none),
-            Metric(name: "streaming.patterns_that_cannot_be_cut", value: Double(uncuttable), unit: "count", goal: .none),
+            Metric(name: "streaming.patterns_under_128_bytes", value: Double(tooSmall), unit: "count", goal: .none),
+            Metric(name: "streaming.patterns_that_cannot_be_cut_for_half_their_size", value: Double(uncuttable), unit: "count", goal: .none),
             Metric(name: "streaming.seconds_played", value: seconds, unit: "s", goal: .none),
             Metric(name: "streaming.pieces", value: Double(pieces), unit: "count", goal: .none),
-            Metric(name: "streaming.median_memory_over_pattern", value: memoryShares.isEmpty ? 0 : memoryShares[memoryShares.count / 2], unit: "ratio", goal: .none),
             Metric(name: "streaming.late_pieces_115200", value: Double(late), unit: "count", goal: .atMost(0)),
             Metric(name: "streaming.ticks_unlike_whole", value: Double(mismatched), unit: "count", goal: .atMost(0)),
         ]
@@ -101,7 +97,7 @@ struct StreamingBench: Sendable {
         let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
         let engine = HapticEngine(manualClock: clock, lineRate: baud) { (host, Task { try? await server.run(on: clock) }) }
         let events = engine.events
-        try await clock.drive { try await engine.start() }
+        try await clock.drive(step: step) { try await engine.start() }
         let player = try await engine.makePlayer(with: pattern)
         let watcher = Task { () -> Int in
             var late = 0
@@ -111,11 +107,11 @@ struct StreamingBench: Sendable {
             }
             return late
         }
-        try await clock.drive { try await player.start(atTime: HapticEngine.timeImmediate) }
+        try await clock.drive(step: step) { try await player.start(atTime: HapticEngine.timeImmediate) }
         var outcome = Outcome()
-        outcome.late = try await clock.drive(limit: .seconds(duration + 10)) { await watcher.value }
+        outcome.late = try await clock.drive(step: step, limit: .seconds(duration + 10)) { await watcher.value }
         outcome.pieces = await engine.statistics.streamedPieces
-        try await clock.drive { await engine.stop() }
+        try await clock.drive(step: step) { await engine.stop() }
 
         let expected = try FirmwareRendering.render(timeline: whole, seconds: duration + 2.1)
         let ticks = tap.ticks.filter { $0.channel == 0 }

@@ -1,45 +1,6 @@
 import ThrumTimeline
 import ThrumWire
 
-/// A pattern larger than the board's timeline memory, playing piece by piece (PROTOCOL.md §5.4).
-///
-/// The timeline is cut into pieces of at most 1/depth of the board's memory (`TimelineSegmenter`;
-/// depth 3 on a board with four players or more where the pattern can be cut that fine, else 2). Piece 0 starts like any pattern; piece k
-/// is uploaded once piece k−depth's board player has stopped (the board's PLAYER_FINISHED is the
-/// credit that says its memory may be reused), then scheduled on another board player to take
-/// over at the board time where the whole would reach it, with a stop of the piece before at that
-/// same instant. The board memory is the flow control: `depth` pieces at most, one sounding and the
-/// others waiting, so a piece has the time the ones before it play to arrive.
-struct StreamedPlayback: Sendable {
-    let pieces: [TimelineSegment]
-    /// Pieces on the board at most (each needs a board player of its own).
-    let depth: Int
-    /// Board time (µs) of the pattern's position 0.
-    let origin: UInt32
-    /// Tells this playback from an earlier one of the same player.
-    let generation: Int
-    /// The board player each scheduled piece plays on, until it finishes.
-    var boardPlayerOfPiece: [Int: Int] = [:]
-    /// Pieces scheduled so far (0 … scheduled − 1).
-    var scheduled = 1
-    var finishedPieces: Set<Int> = []
-    /// When the app stopped the player (board µs; 0: at once): no piece starts from then on.
-    var stopAt: UInt32?
-    /// The run-time controls the app gave, replayed on each new piece's board player.
-    var runtime = RuntimeLayer()
-    /// The feeding task, waiting for a piece to finish.
-    var waiter: CheckedContinuation<Void, Never>?
-
-    func handoff(of piece: Int) -> UInt32 { origin &+ pieces[piece].start &* 1000 }
-
-    /// Whether nothing more will start: the last piece is scheduled, or the app stopped it.
-    func noMorePieces(after piece: Int) -> Bool {
-        guard piece + 1 < pieces.count else { return true }
-        guard let stopAt else { return false }
-        return stopAt == 0 || Int32(bitPattern: handoff(of: piece + 1) &- stopAt) >= 0
-    }
-}
-
 extension HapticEngine {
     /// How far ahead of the board's clock an immediate streamed start is placed, so that the
     /// pieces' handoffs can be given exact board times.
@@ -57,20 +18,7 @@ extension HapticEngine {
         guard !settings.loopEnabled, settings.rateQ8 == 256 else {
             throw HapticEngineError.invalidPlayer(Self.streamedLimits(timeline, memory: memory, refusing: "loop or play at another rate"))
         }
-        // Smaller pieces let more wait on the board, each with more time to arrive.
-        let decoded: Timeline
-        do { decoded = try TimelineDecoder.decode(timeline.bytes) } catch {
-            throw HapticEngineError.invalidPattern("\(error)")
-        }
-        let depth = (capabilities?.players ?? 0) >= 4 ? 3 : 2
-        var pieces: [TimelineSegment]
-        do {
-            pieces = try TimelineSegmenter.segments(of: decoded, maximumBytes: memory / depth)
-        } catch {
-            do { pieces = try TimelineSegmenter.segments(of: decoded, maximumBytes: memory / 2) } catch {
-                throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, pieceSize: memory / 2, reason: "\(error)")
-            }
-        }
+        let pieces = try Self.cut(timeline, memory: memory)
         await endStream(of: id, cancelling: true)  // a start while playing restarts
         let link = try runningLink()
         let handle = try await load(CompiledTimeline(bytes: pieces[0].bytes))
@@ -84,7 +32,8 @@ extension HapticEngine {
         await cutShort(displaced)
         streamGeneration += 1
         let generation = streamGeneration
-        var stream = StreamedPlayback(pieces: pieces, depth: depth, origin: origin, generation: generation)
+        var stream = StreamedPlayback(pieces: pieces, origin: origin, generation: generation)
+        stream.handles[0] = handle
         stream.boardPlayerOfPiece[0] = boardPlayer
         streams[id] = stream
         statistics.streamedPieces += 1
@@ -97,82 +46,143 @@ extension HapticEngine {
             throw error
         }
         if pieces.count > 1 {
-            Task { await self.feed(id, generation: generation) }
+            Task { await self.upload(id, generation: generation) }
+            Task { await self.schedule(id, generation: generation) }
         }
     }
 
-    /// Uploads and schedules pieces 1, 2, … as memory frees up, until the last or a stop.
-    private func feed(_ id: Int, generation: Int) async {
+    /// Pieces of a quarter, a third or half of the memory, whichever cut leaves the shortest piece
+    /// longest (each piece must be scheduled while the one before it plays; smaller pieces let more
+    /// of the pattern wait on the board, but where the events sounding fill most of a small piece,
+    /// each holds only a few ms of new content).
+    static func cut(_ timeline: CompiledTimeline, memory: Int) throws -> [TimelineSegment] {
+        let decoded: Timeline
+        do { decoded = try TimelineDecoder.decode(timeline.bytes) } catch {
+            throw HapticEngineError.invalidPattern("\(error)")
+        }
+        var best: (pieces: [TimelineSegment], shortest: UInt32)?
+        var failure: (any Error)?
+        for share in [4, 3, 2] {
+            do {
+                let pieces = try TimelineSegmenter.segments(of: decoded, maximumBytes: memory / share)
+                let shortest = pieces.compactMap { piece in piece.end.map { $0 - piece.start } }.min() ?? .max
+                if shortest > best?.shortest ?? 0 { best = (pieces, shortest) }
+            } catch {
+                failure = error
+            }
+        }
+        guard let best else {
+            throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, pieceSize: memory / 2, reason: "\(failure.map { "\($0)" } ?? "")")
+        }
+        return best.pieces
+    }
+
+    /// Uploads pieces 1, 2, … in order, each as soon as the pieces on the board and it fit the
+    /// timeline memory; the pieces that finished are freed first.
+    private func upload(_ id: Int, generation: Int) async {
+        let memory = capabilities?.timelineMemory ?? 0
+        var piece = 1
+        while let stream = streams[id], stream.generation == generation, piece < stream.pieces.count, !stream.noMorePieces(after: piece - 1) {
+            let bytes = stream.pieces[piece].bytes
+            if stream.heldBytes + bytes.count > memory || !stream.finishedUnfreed.isEmpty {
+                for done in stream.finishedUnfreed { await free(stream.pieces[done].bytes) }
+                streams[id]?.finishedUnfreed.removeAll { stream.finishedUnfreed.contains($0) }
+                if let current = streams[id], current.generation == generation, current.heldBytes + bytes.count > memory {
+                    guard await changed(id, generation: generation) else { return }
+                    continue
+                }
+            }
+            do {
+                let handle = try await load(CompiledTimeline(bytes: bytes))
+                guard streams[id]?.generation == generation else { return }
+                streams[id]?.handles[piece] = handle
+                wake(id)
+                piece += 1
+            } catch HapticEngineError.outOfTimelineMemory(_, _) where (streams[id]?.heldBytes ?? 0) > 0 {
+                // Other players' timelines fill the rest: wait for one of ours to finish.
+                guard await changed(id, generation: generation) else { return }
+            } catch {
+                await abandon(id, generation: generation, before: piece, error)
+                return
+            }
+        }
+    }
+
+    /// Schedules pieces 1, 2, … once each is on the board and the piece two before it has
+    /// finished: two board players take turns, one sounding, one waiting to take over.
+    private func schedule(_ id: Int, generation: Int) async {
         var piece = 1
         while let stream = streams[id], stream.generation == generation, !stream.noMorePieces(after: piece - 1) {
-            guard await room(for: piece, of: id, generation: generation) else { return }
+            guard let handle = stream.handles[piece], piece < 2 || stream.finishedPieces.contains(piece - 2) else {
+                guard await changed(id, generation: generation) else { return }
+                continue
+            }
+            // Nil when the piece before already ended: this one is late (an underrun) and the
+            // board starts it at once, at the position the whole would have reached by then.
+            let sounding = stream.boardPlayerOfPiece[piece - 1]
+            let assigned = players.assign(id, handle: handle, keeping: Set(stream.boardPlayerOfPiece.values))
+            guard let assigned else {
+                await abandon(id, generation: generation, before: piece, HapticEngineError.invalidPlayer("a streamed pattern needs two of the board's players; it has one"))
+                return
+            }
+            await cutShort(assigned.displaced)
+            let boardPlayer = assigned.index
+            streams[id]?.boardPlayerOfPiece[piece] = boardPlayer
+            streams[id]?.scheduled = piece + 1
+            statistics.streamedPieces += 1
+            let at = stream.handoff(of: piece)
+            var messages: [MessageMaker] = []
+            if let sounding { messages.append { .playerStop(tag: $0, player: UInt8(sounding), atTime: at) } }
+            messages += pieceStart(boardPlayer, handle: handle, at: at, position: stream.pieces[piece].start * 1000, muted: players[settingsOf: id].muted)
+            let replay = stream.runtime.replay(at: at)
+            players.touched(replay.map(\.parameter), on: boardPlayer)
+            messages += runtimeMessages(replay, boardPlayer: UInt8(boardPlayer))
+            if let stopAt = stream.stopAt { messages.append { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) } }
             do {
-                let handle = try await load(CompiledTimeline(bytes: stream.pieces[piece].bytes))
-                guard let current = streams[id], current.generation == generation, !current.noMorePieces(after: piece - 1) else { return }
-                // Nil when the piece before already ended: this one is late (an underrun) and the
-                // board starts it at once, at the position the whole would have reached by then.
-                let sounding = current.boardPlayerOfPiece[piece - 1]
-                guard let (boardPlayer, displaced) = players.assign(id, handle: handle, keeping: Set(current.boardPlayerOfPiece.values)).map({ ($0.index, $0.displaced) }) else {
-                    throw HapticEngineError.invalidPlayer("a streamed pattern needs two of the board's players; it has one")
-                }
-                await cutShort(displaced)
-                streams[id]?.boardPlayerOfPiece[piece] = boardPlayer
-                streams[id]?.scheduled = piece + 1
-                statistics.streamedPieces += 1
-                let at = current.handoff(of: piece)
-                let position = current.pieces[piece].start * 1000
-                var messages: [MessageMaker] = []
-                if let sounding { messages.append { .playerStop(tag: $0, player: UInt8(sounding), atTime: at) } }
-                messages += pieceStart(boardPlayer, handle: handle, at: at, position: position, muted: players[settingsOf: id].muted)
-                let replay = current.runtime.replay(at: at)
-                players.touched(replay.map(\.parameter), on: boardPlayer)
-                messages += runtimeMessages(replay, boardPlayer: UInt8(boardPlayer))
-                if let stopAt = current.stopAt { messages.append { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) } }
                 try await runningLink().commands(messages)
                 // A stop given while these were on their way may have reached the board first.
-                if current.stopAt == nil, let stopAt = streams[id]?.stopAt {
+                if stream.stopAt == nil, let stopAt = streams[id]?.stopAt {
                     try await runningLink().command { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) }
                 }
             } catch {
-                guard streams[id]?.generation == generation else { return }
-                log("player \(id): streaming stopped before piece \(piece + 1) of \(stream.pieces.count): \(error)")
-                await endStream(of: id, cancelling: true)
+                await abandon(id, generation: generation, before: piece, error)
                 return
             }
             piece += 1
         }
     }
 
-    /// Waits until the board has room for `piece`: fewer than `depth` pieces on it, and their
-    /// bytes and this one's within the timeline memory. Each piece that finishes meanwhile is freed
-    /// at once. False when the playback ended first.
-    private func room(for piece: Int, of id: Int, generation: Int) async -> Bool {
-        let memory = capabilities?.timelineMemory ?? 0
-        while let stream = streams[id], stream.generation == generation {
-            let unfinished = (0..<stream.scheduled).filter { !stream.finishedPieces.contains($0) }
-            let bytes = unfinished.reduce(stream.pieces[piece].bytes.count) { $0 + stream.pieces[$1].bytes.count }
-            if unfinished.count < stream.depth && bytes <= memory { return true }
-            guard let oldest = unfinished.first, await finished(oldest, of: id, generation: generation) else { return false }
-            await free(stream.pieces[oldest].bytes)
-        }
-        return false
+    private func abandon(_ id: Int, generation: Int, before piece: Int, _ error: any Error) async {
+        guard let stream = streams[id], stream.generation == generation else { return }
+        log("player \(id): streaming stopped before piece \(piece + 1) of \(stream.pieces.count): \(error)")
+        await endStream(of: id, cancelling: true)
     }
 
     /// Frees a finished piece's memory now rather than when the next upload finds the board full
     /// (a round trip saved where time is short).
     private func free(_ bytes: [UInt8]) async {
-        guard let handle = cache.use(bytes), !players.isPlaying(handle: handle), let link = try? runningLink() else { return }
+        guard let handle = cache.use(bytes), !players.isPlaying(handle: handle), !streamsHold(handle), let link = try? runningLink() else { return }
         cache.remove(handle: handle)
         try? await link.command { .timelineFree(tag: $0, handle: handle) }
     }
 
-    /// Waits until `piece` of player `id` has finished; false when the playback ended first.
-    private func finished(_ piece: Int, of id: Int, generation: Int) async -> Bool {
-        while true {
-            guard let stream = streams[id], stream.generation == generation else { return false }
-            if stream.finishedPieces.contains(piece) { return true }
-            await withCheckedContinuation { streams[id]!.waiter = $0 }
-        }
+    /// Whether a streamed playback keeps `handle` for a piece still to play (not to be evicted).
+    func streamsHold(_ handle: UInt8) -> Bool {
+        streams.values.contains { $0.handles.values.contains(handle) }
+    }
+
+    /// Waits for the next change to player `id`'s playback (a piece uploaded or finished, a stop);
+    /// false when the playback ended.
+    private func changed(_ id: Int, generation: Int) async -> Bool {
+        guard streams[id]?.generation == generation else { return false }
+        await withCheckedContinuation { streams[id]!.waiters.append($0) }
+        return streams[id]?.generation == generation
+    }
+
+    func wake(_ id: Int) {
+        guard let waiters = streams[id]?.waiters, !waiters.isEmpty else { return }
+        streams[id]!.waiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// A board player of a streamed playback finished. True when that was one piece and the
@@ -183,7 +193,9 @@ extension HapticEngine {
         else { return false }
         streams[id]!.boardPlayerOfPiece[piece] = nil
         streams[id]!.finishedPieces.insert(piece)
-        streams[id]!.waiter.take()?.resume()
+        streams[id]!.handles[piece] = nil
+        streams[id]!.finishedUnfreed.append(piece)
+        wake(id)
         let stream = streams[id]!
         if stream.boardPlayerOfPiece.isEmpty && stream.noMorePieces(after: stream.scheduled - 1) {
             streams[id] = nil
@@ -195,8 +207,8 @@ extension HapticEngine {
 
     /// Ends player `id`'s streamed playback, if any; `cancelling` also silences its board players.
     func endStream(of id: Int, cancelling: Bool) async {
-        guard var stream = streams.removeValue(forKey: id) else { return }
-        stream.waiter.take()?.resume()
+        guard let stream = streams.removeValue(forKey: id) else { return }
+        for waiter in stream.waiters { waiter.resume() }
         guard cancelling else { return }
         let boardPlayers = players.boardPlayers(of: id)
         players.release(id)
@@ -208,8 +220,9 @@ extension HapticEngine {
 
     /// Forgets every streamed playback (the board reset, stopped or went away).
     func forgetStreams() {
-        for id in streams.keys { streams[id]!.waiter.take()?.resume() }
+        let waiters = streams.values.flatMap(\.waiters)
         streams.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Another start took one of `player`'s board players: a streamed playback cannot go on.

@@ -382,7 +382,7 @@ public actor HapticEngine {
                 cache.insert(timeline.bytes, handle: handle)
                 return handle
             } catch HapticEngineError.board(.noMemory?, _) {
-                guard let victim = cache.evictLeastRecentlyUsed(except: { self.players.isPlaying(handle: $0) }) else {
+                guard let victim = cache.evictLeastRecentlyUsed(except: { self.players.isPlaying(handle: $0) || self.streamsHold($0) }) else {
                     throw HapticEngineError.outOfTimelineMemory(
                         needed: timeline.bytes.count, available: (capabilities?.timelineMemory ?? 0) - cache.bytesHeld)
                 }

@@ -123,7 +123,10 @@ extension HapticEngine {
     /// Stops every board player the player sounds on (two while a streamed pattern hands over).
     func stopPlayer(_ id: Int, at time: Double) async throws {
         let at = try Self.boardTime(time)
-        if streams[id] != nil { streams[id]?.stopAt = at }
+        if streams[id] != nil {
+            streams[id]?.stopAt = at
+            wake(id)
+        }
         let boardPlayers = players.boardPlayers(of: id)
         guard !boardPlayers.isEmpty else { return }  // not playing: nothing to stop
         try await runningLink().commands(boardPlayers.map { boardPlayer in { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: at) } })
