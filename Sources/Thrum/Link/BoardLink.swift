@@ -47,6 +47,9 @@ actor BoardLink {
     private var lineDrainedAt = MonotonicInstant.zero
     /// Real-time messages waiting for the line, newest per (player, parameter), oldest key first.
     private var waitingRealtime: [(key: Int, message: WireMessage)] = []
+    /// The task that pumps the session at its deadlines, and when it next wakes.
+    private var timer: Task<Void, Never>?
+    private var sleepingUntil: MonotonicInstant?
 
     init(
         transport: any ByteTransport, clock: any EngineClock, configuration: LinkConfiguration = LinkConfiguration(role: .host),
@@ -89,6 +92,8 @@ actor BoardLink {
         fail(reason)
         for task in tasks { task.cancel() }
         tasks.removeAll()
+        timer?.cancel()
+        timer = nil
         outbox?.finish()
         await transport.close()
         notify.finish()
@@ -116,22 +121,37 @@ actor BoardLink {
                 await self?.transportEnded(error)
             }
         })
-        tasks.append(Task { [weak self] in
+        startTimer()
+    }
+
+    /// Wakes at the session's next deadline and when the line drains for a waiting real-time
+    /// update, and at least every 10 ms, so a session deadline that became earlier while it slept
+    /// is late by no more than that. A real-time update restarts it (`realtimeQueued`): it must
+    /// not wait out the 10 ms.
+    private func startTimer() {
+        timer?.cancel()
+        let clock = clock
+        timer = Task { [weak self] in
             while !Task.isCancelled, let self {
-                // Wake at the session's next deadline, and at least every 10 ms so a deadline that
-                // became earlier while we slept is late by no more than that.
                 let deadline = await self.wakeDeadline()
                 do { try await clock.sleep(until: deadline) } catch { return }
                 await self.pump()
             }
-        })
+        }
     }
 
     private func wakeDeadline() -> MonotonicInstant {
         var wake = clock.now + .milliseconds(10)
         if let due = session.nextDeadline { wake = min(wake, due) }
         if !waitingRealtime.isEmpty { wake = min(wake, lineDrainedAt) }
+        sleepingUntil = wake
         return wake
+    }
+
+    /// A real-time update is waiting for the line: wake when the line drains, not later.
+    private func realtimeQueued() {
+        guard let sleepingUntil, lineDrainedAt < sleepingUntil, timer != nil else { return }
+        startTimer()
     }
 
     // MARK: requests
@@ -206,6 +226,7 @@ actor BoardLink {
                 waitingRealtime.append((key, message))
             }
             pump()
+            if !waitingRealtime.isEmpty { realtimeQueued() }
             return
         }
         do { try session.send(message, at: clock.now) } catch {
