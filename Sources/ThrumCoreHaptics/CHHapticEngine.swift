@@ -33,8 +33,6 @@ public final class CHHapticEngine: @unchecked Sendable {
     private var stopped: StoppedHandler?
     private var reset: ResetHandler?
     private var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false)
-    private var audioResources: [CHHapticAudioResourceID: URL] = [:]
-    private var nextAudioResource = 1
     private var watcher: Task<Void, Never>?
 
     /// An engine for the default device.
@@ -192,15 +190,10 @@ public final class CHHapticEngine: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: resourceURL.path) else {
             throw CHHapticError(.fileNotFound, "\(resourceURL.path) does not exist")
         }
-        return lock.withLock {
-            defer { nextAudioResource += 1 }
-            audioResources[nextAudioResource] = resourceURL
-            return nextAudioResource
-        }
+        return try blocking { try await self.engine.registerAudioResource(resourceURL) }
     }
 
     public func unregisterAudioResource(_ resourceID: CHHapticAudioResourceID) throws {
-        let removed = lock.withLock { audioResources.removeValue(forKey: resourceID) }
-        guard removed != nil else { throw CHHapticError(.invalidAudioResource, "audio resource \(resourceID) is not registered") }
+        try blocking { try await self.engine.unregisterAudioResource(resourceID) }
     }
 }

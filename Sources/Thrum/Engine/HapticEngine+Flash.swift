@@ -16,7 +16,7 @@ extension HapticEngine {
     /// cut leaves the old content or the new). `progress(sent, total)` follows the upload.
     public func storeInFlash(_ pattern: HapticPattern, slot: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws {
         try checkSlot(slot)
-        let timeline = try Self.compile(pattern)
+        let timeline = try Self.compile(audioResources.resolve(pattern))
         if let size = capabilities?.flashSlotSize, timeline.bytes.count > size {
             throw HapticEngineError.flash("the pattern's timeline is \(timeline.bytes.count) bytes; a flash slot holds \(size)")
         }

@@ -37,6 +37,7 @@ public actor HapticEngine {
     public private(set) var isRunning = false
 
     var cache = TimelineCache()
+    var audioResources = AudioResources()
     var players = PlayerTable()
     /// Players whose pattern is larger than the board's memory, playing piece by piece.
     var streams: [Int: StreamedPlayback] = [:]
@@ -230,12 +231,24 @@ public actor HapticEngine {
 
     /// A player for `pattern`; compiling happens here, so a bad pattern fails now, not at start.
     public func makePlayer(with pattern: HapticPattern) throws -> HapticPatternPlayer {
-        HapticPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(pattern))
+        HapticPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(audioResources.resolve(pattern)))
     }
 
     /// A player with pause, resume, seek, loops and rate.
     public func makeAdvancedPlayer(with pattern: HapticPattern) throws -> HapticAdvancedPatternPlayer {
-        HapticAdvancedPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(pattern))
+        HapticAdvancedPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(audioResources.resolve(pattern)))
+    }
+
+    /// Registers an audio file for `AudioCustom` events to name (`AudioWaveform.resourceID`);
+    /// returns its ID. The board plays such an event on its audio lane for the event's duration,
+    /// or, when the pattern gives none, for the file's length (WAV files; SEMANTICS.md §6.2). A
+    /// board without an audio output skips audio events and the engine says so.
+    public func registerAudioResource(_ url: URL) throws -> Int {
+        try audioResources.register(url)
+    }
+
+    public func unregisterAudioResource(_ id: Int) throws {
+        try audioResources.unregister(id)
     }
 
     /// Plays an AHAP or `.haptic` file at once.

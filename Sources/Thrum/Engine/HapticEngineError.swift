@@ -22,6 +22,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     /// A pattern larger than the board's timeline memory that cannot be cut into pieces of
     /// `pieceSize` (too much sounds at once somewhere).
     case cannotStream(size: Int, memory: Int, pieceSize: Int, reason: String)
+    /// An audio file that cannot be registered, or an audio resource ID that is not registered.
+    case audioResource(String)
     /// The engine is not running (not started yet, stopped, or its link is down).
     case engineNotRunning(String)
     /// The pattern could not be compiled or read.
@@ -51,6 +53,7 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
         case .engineNotRunning: -4805
         case .invalidPattern: -4813  // invalidPatternData
         case .invalidPlayer: -4812
+        case .audioResource: -4824  // invalidAudioResource
         case .invalidTime: -4840
         case .flash: -4809  // notSupported
         }
@@ -76,6 +79,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "the pattern needs \(needed) bytes of timeline memory but the board has \(available)"
         case .cannotStream(let size, let memory, let pieceSize, let reason):
             "the pattern (\(size) bytes) is larger than the board's timeline memory (\(memory) bytes) and cannot be streamed in pieces of \(pieceSize) bytes: \(reason)"
+        case .audioResource(let why):
+            "audio resource: \(why)"
         case .engineNotRunning(let why):
             "the engine is not running: \(why)"
         case .invalidPattern(let why):
