@@ -46,11 +46,7 @@ struct AudioResourceTests {
 
     @Test("an AudioCustom event without a duration sounds for its registered file's length on the board's audio lane")
     func registeredLengthPlays() async throws {
-        let clock = ManualClock()
-        let tap = TraceTap()
-        let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
-        let server = try SimulatorServer(configuration: BoardConfiguration(), transport: board, tap: tap)
-        let engine = HapticEngine(manualClock: clock) { (host, Task { try? await server.run(on: clock) }) }
+        let (engine, tap, clock) = try tappedBoard()
         try await withVirtualTime(clock) { try await engine.start() }
         let id = try await engine.registerAudioResource(try Self.file(Self.wav(seconds: 0.25), named: "chime.wav"))
         var event = HapticEvent(.audioCustom, time: 0, duration: 0, parameters: [EventParameter(.audioVolume, 0.5)])

@@ -8,11 +8,7 @@ import ThrumTransport
 struct RealtimeParameterTests {
     @Test("reliable and real-time intensity and sharpness controls change what the board renders")
     func controlsChangeTheOutput() async throws {
-        let clock = ManualClock()
-        let tap = TraceTap()
-        let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
-        let server = try SimulatorServer(configuration: BoardConfiguration(), transport: board, tap: tap)
-        let engine = HapticEngine(manualClock: clock) { (host, Task { try? await server.run(on: clock) }) }
+        let (engine, tap, clock) = try tappedBoard()
         try await withVirtualTime(clock) { try await engine.start() }
         let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1, sharpness: 0)]))
         try await withVirtualTime(clock) {
@@ -41,11 +37,7 @@ struct RealtimeParameterTests {
 struct BoardPlayerReuseTests {
     @Test("a start plays with its own player's settings and a neutral run-time layer, whatever the board player held before")
     func nothingLeaksBetweenPlayers() async throws {
-        let clock = ManualClock()
-        let tap = TraceTap()
-        let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
-        let server = try SimulatorServer(configuration: BoardConfiguration(), transport: board, tap: tap)
-        let engine = HapticEngine(manualClock: clock) { (host, Task { try? await server.run(on: clock) }) }
+        let (engine, tap, clock) = try tappedBoard()
         try await withVirtualTime(clock) { try await engine.start() }
         let buzz = HapticPattern(events: [.continuous(at: 0, duration: 0.1, intensity: 1, sharpness: 0)])
         let first = try await engine.makeAdvancedPlayer(with: buzz)
@@ -74,13 +66,9 @@ struct BoardPlayerReuseTests {
 struct RealtimePacingTests {
     @Test("1,000 updates a second on a 115,200-baud line: the newest reaches the board within a few ms; none queue up")
     func pacedUpdatesDoNotQueue() async throws {
-        let clock = ManualClock()
-        let tap = TraceTap()
         var board = BoardConfiguration()
         board.line = LineModel(baudRate: 115_200)
-        let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
-        let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
-        let engine = HapticEngine(manualClock: clock, lineRate: 115_200) { (host, Task { try? await server.run(on: clock) }) }
+        let (engine, tap, clock) = try tappedBoard(board, lineRate: 115_200)
         try await withVirtualTime(clock) { try await engine.start() }
         let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1)]))
         try await withVirtualTime(clock) { try await player.start(atTime: 0) }

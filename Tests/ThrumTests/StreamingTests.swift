@@ -15,15 +15,10 @@ struct StreamingTests {
 
     /// An engine on a simulated board with `memory` bytes of timeline memory behind a UART.
     static func board(memory: Int, baud: Int = 115_200) throws -> (HapticEngine, TraceTap, ManualClock) {
-        let clock = ManualClock()
-        let tap = TraceTap()
         var configuration = BoardConfiguration()
         configuration.timelineMemory = memory
         configuration.line = LineModel(baudRate: baud)
-        let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
-        let server = try SimulatorServer(configuration: configuration, transport: end, tap: tap)
-        let engine = HapticEngine(manualClock: clock, lineRate: baud) { (host, Task { try? await server.run(on: clock) }) }
-        return (engine, tap, clock)
+        return try tappedBoard(configuration, lineRate: baud)
     }
 
     @Test("a pattern four times the board's memory plays at 115,200 baud exactly as the whole would, with no late piece")
