@@ -137,6 +137,7 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
     }
 
+    /// Like the two below, takes effect at each player's next start.
     public var isMutedForHaptics: Bool {
         get { lock.withLock { settings.mutedHaptics } }
         set { lock.withLock { settings.mutedHaptics = newValue } }
@@ -159,8 +160,23 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     public func makeAdvancedPlayer(with pattern: CHHapticPattern) throws -> any CHHapticAdvancedPatternPlayer {
-        let player = try blocking { try await self.engine.makeAdvancedPlayer(with: self.prepared(pattern.pattern)) }
-        return ThrumPatternPlayer(player)
+        try ThrumPatternPlayer(pattern.pattern, on: self)
+    }
+
+    /// Which events this engine plays; a player made under another filter is remade at its next start.
+    struct PlaybackFilter: Equatable, Sendable {
+        var hapticsOnly = false
+        var mutedAudio = false
+        var mutedHaptics = false
+    }
+
+    var playbackFilter: PlaybackFilter {
+        lock.withLock { PlaybackFilter(hapticsOnly: settings.hapticsOnly, mutedAudio: settings.mutedAudio, mutedHaptics: settings.mutedHaptics) }
+    }
+
+    /// A Thrum player for `pattern` as this engine plays it under `filter`.
+    func makeThrumPlayer(_ pattern: HapticPattern, filter: PlaybackFilter) throws -> HapticAdvancedPatternPlayer {
+        try blocking { try await self.engine.makeAdvancedPlayer(with: Self.prepared(pattern, filter)) }
     }
 
     public func playPattern(from url: URL) throws {
@@ -173,11 +189,10 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     /// The pattern as this engine plays it: without audio events when the engine plays haptics
     /// only or is muted for audio, without haptic events when muted for haptics.
-    private func prepared(_ pattern: HapticPattern) -> HapticPattern {
-        let (hapticsOnly, mutedAudio, mutedHaptics) = lock.withLock { (settings.hapticsOnly, settings.mutedAudio, settings.mutedHaptics) }
+    private static func prepared(_ pattern: HapticPattern, _ filter: PlaybackFilter) -> HapticPattern {
         var result = pattern
         result.events.removeAll { event in
-            (event.type.isAudio && (hapticsOnly || mutedAudio)) || (event.type.isHaptic && mutedHaptics)
+            (event.type.isAudio && (filter.hapticsOnly || filter.mutedAudio)) || (event.type.isHaptic && filter.mutedHaptics)
         }
         return result
     }

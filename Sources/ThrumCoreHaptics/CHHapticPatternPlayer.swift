@@ -28,19 +28,56 @@ public typealias CHHapticAdvancedPatternPlayerCompletionHandler = @Sendable ((an
 
 /// Both player kinds, over Thrum's advanced player. Property setters that Core Haptics makes
 /// non-throwing report a failure to the engine's log instead of losing it silently.
+///
+/// The engine's `isMutedForHaptics`, `isMutedForAudio` and `playsHapticsOnly` decide which events
+/// play: a start after one of them changed remakes the Thrum player for the events that now play,
+/// carrying the player's settings over.
 final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendable {
-    let player: HapticAdvancedPatternPlayer
+    private let pattern: HapticPattern
+    private weak var owner: CHHapticEngine?
     private let lock = NSLock()
+    private var current: HapticAdvancedPatternPlayer
+    private var filter: CHHapticEngine.PlaybackFilter
     private var muted = false
     private var looping = false
     private var end: TimeInterval = 0
     private var rate: Float = 1
     private var completion: CHHapticAdvancedPatternPlayerCompletionHandler?
 
-    init(_ player: HapticAdvancedPatternPlayer) { self.player = player }
+    init(_ pattern: HapticPattern, on owner: CHHapticEngine) throws {
+        self.pattern = pattern
+        self.owner = owner
+        let filter = owner.playbackFilter
+        self.filter = filter
+        self.current = try owner.makeThrumPlayer(pattern, filter: filter)
+    }
+
+    var player: HapticAdvancedPatternPlayer { lock.withLock { current } }
 
     func start(atTime time: TimeInterval) throws {
+        try remakeIfFilterChanged()
         try blocking { try await self.player.start(atTime: time) }
+    }
+
+    /// A new Thrum player when the engine's filter changed since this one was made: the old one is
+    /// cancelled, and mute, loop, rate and the completion handler carry over.
+    private func remakeIfFilterChanged() throws {
+        let madeFor = lock.withLock { filter }
+        guard let owner, owner.playbackFilter != madeFor else { return }
+        let wanted = owner.playbackFilter
+        let replacement = try owner.makeThrumPlayer(pattern, filter: wanted)
+        let (old, muted, looping, end, rate, completion) = lock.withLock { (current, self.muted, self.looping, self.end, self.rate, self.completion) }
+        try blocking {
+            try await old.cancel()
+            if muted { try await replacement.setMuted(true) }
+            if looping { try await replacement.setLoop(enabled: true, loopEnd: end) }
+            if rate != 1 { try await replacement.setPlaybackRate(Double(rate)) }
+            await replacement.setCompletionHandler(completion)
+        }
+        lock.withLock {
+            current = replacement
+            filter = wanted
+        }
     }
 
     func stop(atTime time: TimeInterval) throws {

@@ -128,6 +128,27 @@ struct CoreHapticsStyleTests {
         engine.stop()
     }
 
+    @Test("muting haptics after a player was made takes effect at its next start")
+    func muteAppliesAtNextStart() async throws {
+        let engine = Self.simulatorEngine()
+        try await onThread {
+            try engine.start()
+            let pattern = try CHHapticPattern(events: [
+                CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: 0),
+                CHHapticEvent(eventType: .audioContinuous, parameters: [], relativeTime: 0, duration: 0.1),
+            ], parameters: [])
+            let early = try engine.makePlayer(with: pattern)
+            engine.isMutedForHaptics = true
+            try early.start(atTime: CHHapticTimeImmediate)
+            // A player made now plays the same events: its timeline is the one already on the board.
+            try engine.makePlayer(with: pattern).start(atTime: CHHapticTimeImmediate)
+        }
+        let statistics = await engine.engine.statistics
+        #expect(statistics.uploads == 1, "the early player was remade without its haptic event")
+        #expect(statistics.cacheHits == 1)
+        engine.stop()
+    }
+
     @Test("errors carry Core Haptics' codes")
     func errorCodes() async throws {
         let engine = Self.simulatorEngine()
