@@ -47,6 +47,9 @@ struct PlayCommand: AsyncParsableCommand {
                 let started = await engine.currentTime
                 let length = pattern.duration / rate
                 Console.current.line(String(format: "%@: playing on %@ (%.3f s%@)", file, board, length, looping ? ", looping until Ctrl-C" : ""))
+                if let memory = await engine.capabilities?.timelineMemory, player.timelineSize > memory {
+                    Console.current.line("\(file): \(player.timelineSize) bytes, more than the board's \(memory) bytes of timeline memory: streamed in pieces")
+                }
                 try await player.start(atTime: HapticEngine.timeImmediate)
                 let meter = LiveMeter.isWanted ? Task { await LiveMeter(pattern: pattern, rate: rate, looping: looping).run(since: .now) } : nil
                 defer { meter?.cancel() }
@@ -68,6 +71,7 @@ struct PlayCommand: AsyncParsableCommand {
                     switch event {
                     case .playerFinished(let id) where id == player.id: return
                     case .stopped(let reason): throw HapticEngineError.engineNotRunning("the engine stopped: \(reason)")
+                    case .late(let seconds): Console.current.error(String(format: "thrum: warning: the board ran a command %.1f ms late", seconds * 1000))
                     default: continue
                     }
                 }

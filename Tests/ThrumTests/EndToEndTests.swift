@@ -73,13 +73,14 @@ struct SimulatorProcess {
     let process: Process
     let devicePath: String
 
-    static func launch() throws -> SimulatorProcess {
+    /// `thrum sim --pty` with `arguments` added (`--memory 256`, `--baud 115200`).
+    static func launch(_ arguments: [String] = []) throws -> SimulatorProcess {
         guard FileManager.default.isExecutableFile(atPath: builtThrum.path) else {
             throw SimulatorProcessError("\(builtThrum.path) is not built (swift build --build-tests builds it)")
         }
         let process = Process()
         process.executableURL = builtThrum
-        process.arguments = ["sim", "--pty"]
+        process.arguments = ["sim", "--pty"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -117,6 +117,19 @@ struct StreamingTests {
         try await withVirtualTime(clock) { await engine.stop() }
     }
 
+    @Test("thrum play streams a pattern larger than a pty board's memory, says so, and returns when it is done")
+    func playCommandStreams() throws {
+        let simulator = try SimulatorProcess.launch(["--memory", "512"])
+        defer { simulator.terminate() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-stream-\(UUID().uuidString).ahap")
+        try SyntheticAHAP.make(events: 300, seed: 11).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try runThrumProcess(["play", file.path, "--device", simulator.devicePath])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("more than the board's 512 bytes of timeline memory: streamed in pieces"), "\(result.stdout)")
+        #expect(result.stdout.contains("done in"), "\(result.stdout)")
+    }
+
     /// The late reports until the first player finishes, and that player.
     static func lateAndFinished(_ events: AsyncStream<HapticEngineEvent>) async -> ([Double], [Int]) {
         var late: [Double] = []
