@@ -58,7 +58,9 @@ public enum DifferentialComparison {
         let end = min(maximumSeconds, ReferenceRenderer.renderedDuration(of: decoded) + 0.05)
         var firmware = try FirmwareRendering.render(timeline: bytes, seconds: end, tickRate: tickRate)
         perturb(&firmware)
-        let reference = ReferenceRenderer.render(decoded, sampleRate: Double(tickRate), duration: end)
+        // The board reads a decay's timing control at its first tick after the attack (§10).
+        let playback = Playback(pattern: decoded, startTime: 0, decayReadTick: 1 / Double(tickRate))
+        let reference = ReferenceRenderer.render([playback], channels: 1, sampleRate: Double(tickRate), from: 0, to: end)[0]
         return compare(firmware: firmware, reference: reference, name: name)
     }
 

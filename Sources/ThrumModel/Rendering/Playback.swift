@@ -24,6 +24,10 @@ public struct Playback: Sendable, Hashable {
     public var runtimeControls: [RuntimeControl]
     /// Board time at which the player stops: its output is 0 from then on. nil: it runs out.
     public var stopTime: Double?
+    /// nil: a decay reads its timing control where it begins, at `start + A` (SEMANTICS.md §4.4).
+    /// A board period (seconds) instead: at the first tick at or after, as a board that learns at
+    /// a tick that the attack has ended (§10; the differential comparison renders this way).
+    public var decayReadTick: Double?
 
     public init(
         pattern: HapticPattern,
@@ -32,7 +36,8 @@ public struct Playback: Sendable, Hashable {
         playbackRate: Float = 1,
         loop: LoopSettings? = nil,
         runtimeControls: [RuntimeControl] = [],
-        stopTime: Double? = nil
+        stopTime: Double? = nil,
+        decayReadTick: Double? = nil
     ) {
         self.pattern = pattern
         self.startTime = startTime
@@ -41,6 +46,7 @@ public struct Playback: Sendable, Hashable {
         self.loop = loop
         self.runtimeControls = runtimeControls
         self.stopTime = stopTime
+        self.decayReadTick = decayReadTick
     }
 
     /// The factor applied to pattern times: 1 / playbackRate, or 1 when the rate is unusable.

@@ -19,12 +19,15 @@ struct PreparedPlayback: Sendable {
     let transients: EventGroup
     let continuous: EventGroup
     let audio: EventGroup
+    /// See `Playback.decayReadTick`.
+    let decayReadTick: Double?
 
     /// nil when the playback cannot sound at all (non-finite start time).
     init?(_ playback: Playback) {
         guard playback.startTime.isFinite else { return nil }
         channel = playback.channel
         start = playback.startTime
+        decayReadTick = playback.decayReadTick
         stop = playback.stopTime.flatMap { $0.isNaN ? nil : $0 }
         let scale = playback.timeScale
         var pattern = playback.pattern
@@ -50,7 +53,7 @@ struct PreparedPlayback: Sendable {
             for index in events.indices where events[index].timingControls != nil {
                 events[index].fixedEnvelope = Self.envelope(
                     of: events[index], authored: { id, time in authoredLayer.value(of: id, at: time - playback.startTime) },
-                    runtime: runtimeLayer, passStart: playback.startTime)
+                    runtime: runtimeLayer, passStart: playback.startTime, decayReadTick: playback.decayReadTick)
             }
         }
         transients = EventGroup(events.filter { $0.kind == .transient })
@@ -146,13 +149,13 @@ struct PreparedPlayback: Sendable {
     /// length is fixed by its control values at the moment the segment begins.
     func envelope(of event: PreparedEvent, passStart: Double) -> ContinuousEnvelope {
         event.fixedEnvelope
-            ?? Self.envelope(of: event, authored: authoredValue, runtime: runtime, passStart: passStart)
+            ?? Self.envelope(of: event, authored: authoredValue, runtime: runtime, passStart: passStart, decayReadTick: decayReadTick)
     }
 
     /// `authored` gives the authored layer's value at a board time.
     private static func envelope(
         of event: PreparedEvent, authored: (DynamicParameterID, Double) -> Float, runtime: ControlLayer,
-        passStart: Double
+        passStart: Double, decayReadTick: Double?
     ) -> ContinuousEnvelope {
         guard let ids = event.timingControls else {
             return ContinuousEnvelope(attack: 0, decay: 0, release: 0, duration: event.duration, sustained: true)
@@ -162,7 +165,12 @@ struct PreparedPlayback: Sendable {
             return EnvelopeTiming.seconds(for: adjusted)
         }
         let attack = seconds(ids.attack, event.attack, at: event.start)
-        let decay = seconds(ids.decay, event.decay, at: event.start + attack)
+        var decayRead = event.start + attack
+        if let tick = decayReadTick, tick > 0 {
+            // the first tick at or after, in board time (a tick within a ns of it counts as at it)
+            decayRead = ((passStart + decayRead) / tick - 1e-6).rounded(.up) * tick - passStart
+        }
+        let decay = seconds(ids.decay, event.decay, at: decayRead)
         let release = seconds(ids.release, event.release, at: event.start + event.duration)
         return ContinuousEnvelope(
             attack: attack, decay: decay, release: release, duration: event.duration, sustained: event.sustained)
