@@ -80,11 +80,21 @@ actor BoardLink {
         if let failure { throw failure }
         if session.isEstablished, let capabilities { return capabilities }
         if tasks.isEmpty { startTasks() }
-        return try await withCheckedThrowingContinuation { continuation in
-            connectWaiter = continuation
-            session.connect(at: clock.now)
-            pump()
+        // A cancelled caller stops waiting (a probe that timed out must not wait out the handshake).
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                connectWaiter = continuation
+                session.connect(at: clock.now)
+                pump()
+            }
+        } onCancel: {
+            Task { await self.stopConnecting() }
         }
+    }
+
+    private func stopConnecting() {
+        connectWaiter?.resume(throwing: CancellationError())
+        connectWaiter = nil
     }
 
     /// Stops the tasks and closes the transport; pending requests fail with `reason`.
