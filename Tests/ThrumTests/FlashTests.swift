@@ -52,22 +52,22 @@ struct FlashTests {
     }
 
     @Test("thrum flash store, list, read, erase in separate runs keep the simulator's slots in the cache folder")
-    func commandsAcrossRuns() throws {
+    func commandsAcrossRuns() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-flash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         let example = packageRoot.appendingPathComponent("Examples/splash.ahap").path
         let readBack = cache.appendingPathComponent("read.thrum").path
         let compiled = cache.appendingPathComponent("compiled.thrum").path
         let environment = ["XDG_CACHE_HOME": cache.path]
-        #expect(try runThrumProcess(["flash", "store", example, "--slot", "1"], environment: environment).status == 0)
-        let list = try runThrumProcess(["flash", "list", "--json"], environment: environment)
+        #expect(try await runThrumProcess(["flash", "store", example, "--slot", "1"], environment: environment).status == 0)
+        let list = try await runThrumProcess(["flash", "list", "--json"], environment: environment)
         let slots = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(slots.count >= 2 && slots[1]["used"] as? Bool == true, "\(list.stdout)")
-        #expect(try runThrumProcess(["flash", "read", "1", "-o", readBack], environment: environment).status == 0)
-        #expect(try runThrumProcess(["compile", example, "-o", compiled], environment: environment).status == 0)
+        #expect(try await runThrumProcess(["flash", "read", "1", "-o", readBack], environment: environment).status == 0)
+        #expect(try await runThrumProcess(["compile", example, "-o", compiled], environment: environment).status == 0)
         #expect(FileManager.default.contents(atPath: readBack) == FileManager.default.contents(atPath: compiled))
-        #expect(try runThrumProcess(["flash", "erase", "1"], environment: environment).status == 0)
-        let empty = try runThrumProcess(["flash", "read", "1", "-o", readBack], environment: environment)
+        #expect(try await runThrumProcess(["flash", "erase", "1"], environment: environment).status == 0)
+        let empty = try await runThrumProcess(["flash", "read", "1", "-o", readBack], environment: environment)
         #expect(empty.status == 1 && empty.stderr.contains("slot 1 is empty"), "\(empty.stderr)")
     }
 }
@@ -85,8 +85,15 @@ let packageRoot: URL = {
 /// The `thrum` executable built beside the test bundle (`swift build --build-tests` builds it).
 let builtThrum = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thrum")
 
-/// Runs the `thrum` built beside the test bundle as a child process.
-func runThrumProcess(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+/// Runs the `thrum` built beside the test bundle as a child process. The wait happens on a thread
+/// of its own: blocking the concurrency pool's few threads would stall every other test meanwhile.
+func runThrumProcess(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try runThrumProcessWaiting(arguments, environment: environment, input: input) }) }.start()
+    }
+}
+
+private func runThrumProcessWaiting(_ arguments: [String], environment: [String: String], input: String?) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = builtThrum
     process.arguments = arguments
