@@ -72,15 +72,21 @@ struct LinkTransferTests {
         }
     }
 
+    /// 64 KB in 64-byte chunks through the frame faults plus 1 % independent byte corruption.
+    static func underByteCorruption(seed: UInt64, limit: Duration) throws -> (data: [UInt8], arrived: [UInt8], simulation: LinkSimulation) {
+        var faults = VirtualLine.Faults.issue3
+        faults.corruptRate = 0
+        faults.byteCorruptionRate = 0.01
+        let data = payload(size: 65536, seed: seed)
+        var simulation = simulation(seed: seed, faults: faults)
+        let arrived = try transfer(data, in: &simulation, limit: limit, chunkPayload: 64)
+        return (data, arrived, simulation)
+    }
+
     @Test("64 KB arrives bit-exact under 1 % independent byte corruption as well (small chunks), besides the frame faults")
     func perByteCorruption() async {
         await propertyCheck(count: 3, input: Gen.int(in: 0...1_000_000)) { seed in
-            var faults = VirtualLine.Faults.issue3
-            faults.corruptRate = 0
-            faults.byteCorruptionRate = 0.01
-            let data = Self.payload(size: 65536, seed: UInt64(seed))
-            var simulation = Self.simulation(seed: UInt64(seed), faults: faults)
-            let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(1800), chunkPayload: 64)
+            let (data, arrived, simulation) = try Self.underByteCorruption(seed: UInt64(seed), limit: .seconds(1800))
             #expect(arrived == data, "seed \(seed): \(arrived.count) of \(data.count) bytes")
             #expect(simulation.toBoard.statistics.corruptedBytes > 1000)
             #expect(!simulation.hostEvents.contains { if case .failed = $0 { true } else { false } })
@@ -96,12 +102,7 @@ struct LinkTransferTests {
     /// ambiguous sample only (PROTOCOL.md §6.2).
     @Test("seed 95314 under 1 % byte corruption no longer crawls")
     func ambiguousFirstSampleIsCorrected() throws {
-        var faults = VirtualLine.Faults.issue3
-        faults.corruptRate = 0
-        faults.byteCorruptionRate = 0.01
-        let data = Self.payload(size: 65536, seed: 95314)
-        var simulation = Self.simulation(seed: 95314, faults: faults)
-        let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(120), chunkPayload: 64)
+        let (data, arrived, _) = try Self.underByteCorruption(seed: 95314, limit: .seconds(120))
         #expect(arrived == data, "\(arrived.count) of \(data.count) bytes within 120 s")
     }
 
@@ -112,12 +113,7 @@ struct LinkTransferTests {
     /// fixed: bounding the backed-off timeout by the PONG round trip is the next thing to try.
     @Test("known stall: seed 1552124 under 1 % byte corruption")
     func knownStall() throws {
-        var faults = VirtualLine.Faults.issue3
-        faults.corruptRate = 0
-        faults.byteCorruptionRate = 0.01
-        let data = Self.payload(size: 65536, seed: 1552124)
-        var simulation = Self.simulation(seed: 1552124, faults: faults)
-        let arrived = try Self.transfer(data, in: &simulation, limit: .seconds(120), chunkPayload: 64)
+        let (data, arrived, _) = try Self.underByteCorruption(seed: 1552124, limit: .seconds(120))
         #expect(data.starts(with: arrived), "what arrives is never wrong, only incomplete")
         withKnownIssue("the retransmission timeout swings high on this seed and the transfer crawls") {
             #expect(arrived.count == data.count)

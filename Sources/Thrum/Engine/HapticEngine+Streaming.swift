@@ -1,6 +1,7 @@
 import ThrumTimeline
 import ThrumWire
 
+/// Playing a pattern larger than the board's timeline memory: see `StreamedPlayback`.
 extension HapticEngine {
     /// How far ahead of the board's clock an immediate streamed start is placed, so that the
     /// pieces' handoffs can be given exact board times.
