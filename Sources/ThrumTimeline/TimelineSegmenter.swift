@@ -36,25 +36,32 @@ public struct SegmentationError: Error, Sendable, Hashable, CustomStringConverti
 /// Piece k, taking over at `T`, holds the records starting in `[T, next cut)`, every earlier event
 /// still audible at `T` (so its envelope carries on), and for each control the latest earlier
 /// record (the value in force at `T`), a curve cut to the points the piece needs. The board starts
-/// a piece at position `T`, applying its
-/// earlier records at once as for a seek, so pieces played back to back sound as the whole. The
-/// last piece also keeps the record that sets the whole's duration, so it finishes when the
-/// whole would.
+/// a piece at position `T`, applying its earlier records at once as for a seek, so pieces played
+/// back to back sound as the whole. The last piece also keeps the record that sets the whole's
+/// duration, so it finishes when the whole would.
 public enum TimelineSegmenter {
     public static func segments(of timeline: Timeline, maximumBytes: Int) throws -> [TimelineSegment] {
         let cuts = cutTicks(timeline.records)
+        let timed = hasTimingControls(timeline)
         var pieces: [TimelineSegment] = []
         var first = 0  // index into `cuts` of the piece being built
         while first < cuts.count {
+            // What the piece carries in depends only on where it starts: worked out once for all probes.
+            let start = cuts[first]
+            let firstRecord = firstIndex(in: timeline.records, atOrAfter: start)
+            let carriedIn = carried(timeline, before: firstRecord, into: start, timingControls: timed)
+            func piece(through: Int) throws -> TimelineSegment {
+                try Self.piece(timeline, cuts: cuts, from: first, through: through, firstRecord: firstRecord, carried: carriedIn)
+            }
             // The longest piece that fits: grow by doubling, then bisect.
-            var best = try piece(timeline, cuts: cuts, from: first, through: first)
+            var best = try piece(through: first)
             guard best.bytes.count <= maximumBytes else {
                 throw SegmentationError(tick: cuts[first], needed: best.bytes.count, available: maximumBytes)
             }
             var fits = first, tooBig = cuts.count, step = 1, bisecting = false
             while fits + 1 < tooBig {
                 let probe = bisecting ? (fits + tooBig) / 2 : min(fits + step, tooBig - 1)
-                let candidate = try piece(timeline, cuts: cuts, from: first, through: probe)
+                let candidate = try piece(through: probe)
                 if candidate.bytes.count <= maximumBytes {
                     (fits, best) = (probe, candidate)
                     step *= 2
@@ -80,14 +87,16 @@ public enum TimelineSegmenter {
         return ticks.sorted()
     }
 
-    /// The piece from cut `from` up to (not including) cut `through + 1`.
-    private static func piece(_ timeline: Timeline, cuts: [UInt32], from: Int, through: Int) throws -> TimelineSegment {
+    /// The piece from cut `from` up to (not including) cut `through + 1`; `firstRecord` is the first
+    /// record at or after its start, `carried` the earlier ones it keeps.
+    private static func piece(
+        _ timeline: Timeline, cuts: [UInt32], from: Int, through: Int, firstRecord: Int, carried: [Int]
+    ) throws -> TimelineSegment {
         let records = timeline.records
         let start = cuts[from]
         let end = through + 1 < cuts.count ? cuts[through + 1] : nil
-        let firstRecord = firstIndex(in: records, atOrAfter: start)
         let endRecord = end.map { firstIndex(in: records, atOrAfter: $0) } ?? records.count
-        var chosen = carried(timeline, before: firstRecord, into: start)
+        var chosen = carried
         if end == nil, let ender = durationRecord(of: timeline, before: firstRecord), !chosen.contains(ender) {
             chosen.append(ender)
             chosen.sort()
@@ -110,13 +119,7 @@ public enum TimelineSegmenter {
 
     /// Indices of the earlier records that still matter at `start`, in record order: events still
     /// audible, and the record in force for each control.
-    private static func carried(_ timeline: Timeline, before firstRecord: Int, into start: UInt32) -> [Int] {
-        let timed = timeline.records.contains { record in
-            switch record.body {
-            case .parameter(let id, _), .curve(let id, _): [.attackTime, .decayTime, .releaseTime].contains(id.target)
-            case .event: false
-            }
-        }
+    private static func carried(_ timeline: Timeline, before firstRecord: Int, into start: UInt32, timingControls timed: Bool) -> [Int] {
         var latestControl: [DynamicParameterID: Int] = [:]
         var events: [Int] = []
         for index in 0..<firstRecord {
@@ -130,6 +133,16 @@ public enum TimelineSegmenter {
             }
         }
         return (events + latestControl.values).sorted()
+    }
+
+    /// Whether attack, decay or release controls may lengthen envelopes anywhere in `timeline`.
+    private static func hasTimingControls(_ timeline: Timeline) -> Bool {
+        timeline.records.contains { record in
+            switch record.body {
+            case .parameter(let id, _), .curve(let id, _): [.attackTime, .decayTime, .releaseTime].contains(id.target)
+            case .event: false
+            }
+        }
     }
 
     /// A tick at or after the last one an event sounds on at rate 1 (SEMANTICS.md §4, §8.2): a
@@ -153,9 +166,8 @@ public enum TimelineSegmenter {
     /// A curve cut to the points a piece playing `[start, end)` needs: from the last point before
     /// `start` (kept strictly before, so a record of the same control at `start` still wins its
     /// tie) to the first at or after `end`; a curve cut at the front then starts at its first kept
-    /// point. Values
-    /// between the kept points are unchanged, so a long curve is carried piece by piece rather
-    /// than whole into every piece. Other records are returned as they are.
+    /// point. Values between the kept points are unchanged, so a long curve is carried piece by
+    /// piece rather than whole into every piece. Other records are returned as they are.
     static func trimmed(_ record: Timeline.Record, from start: UInt32, to end: UInt32?) -> Timeline.Record {
         guard case .curve(let id, let points) = record.body, !points.isEmpty else { return record }
         let first = points.lastIndex { record.time + $0.time < start } ?? 0

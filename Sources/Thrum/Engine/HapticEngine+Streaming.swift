@@ -19,7 +19,7 @@ extension HapticEngine {
         guard !settings.loopEnabled, settings.rateQ8 == 256 else {
             throw HapticEngineError.invalidPlayer(Self.streamedLimits(timeline, memory: memory, refusing: "loop or play at another rate"))
         }
-        let pieces = try Self.cut(timeline, memory: memory)
+        let pieces = try timeline.pieces.pieces(memory: memory) { try Self.cut(timeline, memory: memory) }
         await endStream(of: id, cancelling: true)  // a start while playing restarts
         let link = try runningLink()
         let handle = try await load(CompiledTimeline(bytes: pieces[0].bytes))
@@ -137,7 +137,7 @@ extension HapticEngine {
             messages += pieceStart(boardPlayer, handle: handle, at: at, position: stream.pieces[piece].start * 1000, muted: players[settingsOf: id].muted)
             let replay = stream.runtime.replay(at: at)
             players.touched(replay.map(\.parameter), on: boardPlayer)
-            messages += runtimeMessages(replay, boardPlayer: UInt8(boardPlayer))
+            messages += replay.map { $0.message(to: UInt8(boardPlayer)) }
             if let stopAt = stream.stopAt { messages.append { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) } }
             do {
                 try await runningLink().commands(messages)
@@ -240,18 +240,6 @@ extension HapticEngine {
         let player = UInt8(boardPlayer)
         return [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: position) }]
             + players.preparation(of: boardPlayer, for: settings)
-    }
-
-    func runtimeMessages(_ entries: [RuntimeLayer.Entry], boardPlayer: UInt8) -> [MessageMaker] {
-        entries.map { entry -> MessageMaker in
-            switch entry {
-            case .step(let step):
-                return { .playerParam(tag: $0, player: boardPlayer, parameter: step.parameter.rawValue, value: step.value, atTime: step.at) }
-            case .curve(let curve):
-                let points: [[String: FieldValue]] = curve.points.map { ["time": .int(Int64($0.time)), "value": .int(Int64($0.value))] }
-                return { .playerCurve(tag: $0, player: boardPlayer, parameter: curve.parameter.rawValue, atTime: curve.at, points: points) }
-            }
-        }
     }
 
     /// Records run-time steps for a streamed player (nothing for others).

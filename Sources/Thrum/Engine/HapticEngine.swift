@@ -467,4 +467,19 @@ struct CompiledTimeline: Sendable {
     var bytes: [UInt8]
     /// `AudioContinuous` and `AudioCustom` events: a board without audio output skips them.
     var audioEvents = 0
+    /// The pieces it was cut into for streaming, kept with the player that owns it.
+    let pieces = PieceCache()
+}
+
+/// A timeline's pieces for one board memory size: cut once, not at every start of its player.
+final class PieceCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cut: (memory: Int, pieces: [TimelineSegment])?
+
+    func pieces(memory: Int, cutting: () throws -> [TimelineSegment]) rethrows -> [TimelineSegment] {
+        if let cut = lock.withLock({ cut }), cut.memory == memory { return cut.pieces }
+        let pieces = try cutting()
+        lock.withLock { cut = (memory, pieces) }
+        return pieces
+    }
 }

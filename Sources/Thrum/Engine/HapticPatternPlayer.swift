@@ -174,12 +174,15 @@ extension HapticEngine {
         let link = try runningLink()
         let values = wireValues(parameters)
         await recordRuntime(values, player: id, at: at)
-        for boardPlayer in players.boardPlayers(of: id) { players.touched(values.map(\.0), on: boardPlayer) }
-        let makes: [MessageMaker] = players.boardPlayers(of: id).flatMap { boardPlayer in
-            values.map { wire, value -> MessageMaker in
-                { .playerParam(tag: $0, player: UInt8(boardPlayer), parameter: wire.rawValue, value: value, atTime: at) }
-            }
-        }
+        try await sendRuntime(values.map { .step(RuntimeLayer.Step(parameter: $0, value: $1, at: at)) }, player: id, on: link)
+    }
+
+    /// Sends run-time controls to every board player `id` plays on (two while a streamed pattern
+    /// hands over), all in one round trip.
+    private func sendRuntime(_ entries: [RuntimeLayer.Entry], player id: Int, on link: BoardLink) async throws {
+        let boardPlayers = players.boardPlayers(of: id)
+        for boardPlayer in boardPlayers { players.touched(entries.map(\.parameter), on: boardPlayer) }
+        let makes = boardPlayers.flatMap { boardPlayer in entries.map { $0.message(to: UInt8(boardPlayer)) } }
         guard !makes.isEmpty else { return }
         try await link.commands(makes)
     }
@@ -213,10 +216,7 @@ extension HapticEngine {
             })
         let link = try runningLink()
         await recordRuntime(curve, player: id)
-        let boardPlayers = players.boardPlayers(of: id)
-        guard !boardPlayers.isEmpty else { return }
-        for boardPlayer in boardPlayers { players.touched([wire], on: boardPlayer) }
-        try await link.commands(boardPlayers.flatMap { runtimeMessages([.curve(curve)], boardPlayer: UInt8($0)) })
+        try await sendRuntime([.curve(curve)], player: id, on: link)
     }
 
     func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for id: Int) {

@@ -43,7 +43,7 @@ struct PlayerTable: Sendable {
         }
         if held?.settings.muted != wanted.muted { messages.append { .playerMute(tag: $0, player: player, muted: wanted.muted) } }
         for parameter in (held?.runtimeTouched ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
-            messages.append { .playerParam(tag: $0, player: player, parameter: parameter.rawValue, value: parameter.neutralQ14, atTime: 0) }
+            messages.append(RuntimeLayer.Entry.step(.init(parameter: parameter, value: parameter.neutralQ14, at: 0)).message(to: player))
         }
         if boardStates.indices.contains(index) { boardStates[index] = BoardPlayerState(settings: wanted) }
         return messages

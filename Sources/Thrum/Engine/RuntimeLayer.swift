@@ -42,6 +42,17 @@ struct RuntimeLayer: Sendable {
             case .curve(let curve): curve.parameter
             }
         }
+
+        /// The PLAYER_PARAM or PLAYER_CURVE that sets this entry on `boardPlayer`.
+        func message(to boardPlayer: UInt8) -> MessageMaker {
+            switch self {
+            case .step(let step):
+                return { .playerParam(tag: $0, player: boardPlayer, parameter: step.parameter.rawValue, value: step.value, atTime: step.at) }
+            case .curve(let curve):
+                let points: [[String: FieldValue]] = curve.points.map { ["time": .int(Int64($0.time)), "value": .int(Int64($0.value))] }
+                return { .playerCurve(tag: $0, player: boardPlayer, parameter: curve.parameter.rawValue, atTime: curve.at, points: points) }
+            }
+        }
     }
 
     /// In the order the app gave them (a later entry wins a tie on the board).
