@@ -50,8 +50,9 @@ let package = Package(
                 .define("THR_MAX_CHANNELS", to: "4u"),
                 .define("THR_MAX_PLAYERS", to: "4u"),
                 .define("THR_MAX_ACTIVE", to: "128u"),
-                .define("THR_MAX_TIMELINES", to: "4u"),
+                .define("THR_MAX_TIMELINES", to: "8u"),
                 .define("THR_MAX_SLOTS", to: "8u"),
+                .define("THR_AUDIO_SAMPLES", to: "1"),
             ]
         ),
         // A board simulated around the core: clock, flash, actuators, line, endpoints.

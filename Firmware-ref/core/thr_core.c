@@ -39,6 +39,9 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
         pl->rt.value[THR_CTL_VOLUME] = 32768;
     }
     thr_actuator_init(core);
+#if THR_AUDIO_SAMPLES
+    thr_audio_init(core);
+#endif
     thr_link_init(core);
     thr_flash_init(core);
     if (core->flash.boot_slot != THR_SLOT_NONE) thr_slot_play(core, core->flash.boot_slot, 0, core->next_tick);

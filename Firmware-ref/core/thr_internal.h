@@ -43,6 +43,19 @@ static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
     return value < low ? low : value > 32768 ? 32768 : value;
 }
 
+/* thr_waveform.c (THR_AUDIO_SAMPLES only) */
+#if THR_AUDIO_SAMPLES
+int thr_wf_is_object(const uint8_t *bytes, uint32_t size);
+/* Validates the stored object and makes it findable by its resource ID. */
+thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl);
+void thr_audio_init(thr_core *core);
+void thr_audio_begin_tick(thr_core *core);
+void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15);
+void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15);
+/* thr_timeline.c: the resource ID of waveform table entry `index` (kind 2), else 0. */
+uint32_t thr_tl_waveform_resource(const uint8_t *bytes, const thr_tl_info *info, uint32_t index);
+#endif
+
 /* thr_render.c */
 void thr_render_tick(thr_core *core, uint32_t t);
 

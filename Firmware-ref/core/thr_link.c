@@ -305,7 +305,7 @@ static void send_info(thr_core *core, uint32_t nonce)
     p = thr_put_le(p, THR_MAX_TIMELINES | THR_MAX_PLAYERS << 8 | THR_RT_CURVE_POINTS << 16 | slots << 24, 4);
     p = thr_put_le(p, core->flash.ready ? c->slot_size : 0u, 4);
     p = thr_put_le(p, c->trigger_inputs | (uint32_t)c->audio_output << 8, 2);
-    p = thr_put_le(p, c->audio_rate_hz, 4);
+    p = thr_put_le(p, THR_AUDIO_SAMPLES ? c->audio_rate_hz : 0u, 4);   /* 0: plays no samples */
     p = thr_put_le(p, c->keepalive_ms, 2);
     p = thr_put_le(p, THR_STREAM_MAX | (uint32_t)c->channel_count << 8, 2);
     for (i = 0; i < c->channel_count; i++) {

@@ -213,6 +213,10 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
     if (rec->event_type == THR_EV_AUDIO_CUSTOM) {
         /* its length is not scaled by the rate (§6.2) */
         ev->r_us = rec->duration > 4294967u ? 0xFFFFFFFFu : rec->duration * 1000u;
+#if THR_AUDIO_SAMPLES
+        ev->resource = thr_tl_waveform_resource(thr_timeline_bytes(core, pl->handle), &core->timeline[pl->handle].info,
+                                                rec->waveform);
+#endif
     } else {
         ev->a_us = rec->attack;   /* raw until the attack is worked out at the first render */
     }

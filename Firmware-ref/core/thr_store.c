@@ -93,12 +93,19 @@ thr_status thr_store_commit(thr_core *core, uint8_t handle, thr_tl_result *why)
     thr_stored_timeline *tl = stored(core, handle);
     thr_tl_result r;
     if (!tl) return THR_NO_SUCH_TIMELINE;
-    if (tl->state == THR_TL_READY) return THR_OK;
+    if (tl->state >= THR_TL_READY) return THR_OK;
     if (tl->received != tl->size) return THR_INCOMPLETE;
     if (thr_crc32c_update(0, core->memory + tl->offset, tl->size) != tl->hash) {
         tl->received = 0;   /* start over: something arrived wrong */
         return THR_HASH_MISMATCH;
     }
+#if THR_AUDIO_SAMPLES
+    if (thr_wf_is_object(core->memory + tl->offset, tl->size)) {
+        thr_status s = thr_wf_commit(core, tl);
+        if (s != THR_OK) thr_store_free(core, handle);
+        return s;
+    }
+#endif
     r = thr_tl_validate(core->memory + tl->offset, tl->size, &tl->info);
     if (why) *why = r;
     if (r.error != THR_TL_OK) {

@@ -175,6 +175,29 @@ static int read_waveforms(reader *r, const thr_tl_info *info)
     return 1;
 }
 
+#if THR_AUDIO_SAMPLES
+uint32_t thr_tl_waveform_resource(const uint8_t *bytes, const thr_tl_info *info, uint32_t index)
+{
+    reader r;
+    uint32_t n, value = 0;
+    uint8_t kind = 0;
+    if (!info->waveforms || index >= info->waveform_count) return 0;
+    /* the table was validated at commit: walk it to entry `index` */
+    reader_init(&r, bytes, info->waveforms, info->records);
+    for (n = 0; n <= index; n++) {
+        if (!rd_byte(&r, &kind)) return 0;
+        value = 0;
+        if (kind == 1u) {
+            if (!rd_varint(&r, &value)) return 0;
+            r.pos += value;
+        } else if (kind == 2u) {
+            if (!rd_varint(&r, &value)) return 0;
+        }
+    }
+    return kind == 2u ? value : 0u;
+}
+#endif
+
 /* Reads one record at r->pos. `time` is the running start (updated); `latest` the latest end. */
 static int read_record(reader *r, const thr_tl_info *info, uint32_t *time, uint32_t *latest, thr_record *out)
 {

@@ -69,6 +69,24 @@ static void trace(void *ctx, const thr_trace_sample *sample)
     if (b->trace_count < FAKE_TRACE_MAX) b->trace[b->trace_count++] = *sample;
 }
 
+#if THR_AUDIO_SAMPLES
+static void audio_write(void *ctx, uint32_t time_us, const int16_t *samples, uint32_t count)
+{
+    fake_board *b = ctx;
+    uint32_t i;
+    if (b->audio_count == 0u) b->audio_first_us = time_us;
+    for (i = 0; i < count && b->audio_count < FAKE_AUDIO_MAX; i++) b->audio[b->audio_count++] = samples[i];
+}
+
+long audio_sample_at(const fake_board *board, uint32_t us)
+{
+    uint32_t period = board->core.audio_period_us, index;
+    if (board->audio_count == 0u || us < board->audio_first_us || period == 0u) return -99999;
+    index = (us - board->audio_first_us) / period;
+    return index < board->audio_count ? board->audio[index] : -99999;
+}
+#endif
+
 void fake_board_reboot(fake_board *board)
 {
     board->dead = 0;
@@ -88,6 +106,9 @@ void fake_board_init(fake_board *board)
     board->hal.flash_erase = flash_erase;
     board->hal.serial_write = serial_write;
     board->hal.trace = trace;
+#if THR_AUDIO_SAMPLES
+    board->hal.audio_write = audio_write;
+#endif
     board->config.firmware = "thrum-ref 0.1";
     board->config.board = "fake";
     board->config.serial = "0001";

@@ -10,6 +10,7 @@
 #define FAKE_FLASH_SIZE (64u * 1024u)
 #define FAKE_TRACE_MAX 8192u
 #define FAKE_TX_MAX 16384u
+#define FAKE_AUDIO_MAX 8192u
 
 typedef struct fake_board {
     uint32_t clock_us;
@@ -24,6 +25,11 @@ typedef struct fake_board {
     uint8_t tx[FAKE_TX_MAX];
     uint32_t tx_count;
     int16_t last_drive[THR_MAX_CHANNELS];
+#if THR_AUDIO_SAMPLES
+    int16_t audio[FAKE_AUDIO_MAX];   /* every audio sample written, in order */
+    uint32_t audio_count;
+    uint32_t audio_first_us;         /* board time of audio[0] */
+#endif
     thr_hal hal;
     thr_board_config config;
     uint8_t memory[16384];
@@ -41,5 +47,9 @@ uint32_t make_timeline(uint8_t *out, uint8_t flags, const uint8_t *body, uint32_
 /* Intensity (Q15) traced at board time `ms` on channel 0, or -1 when not traced. */
 int trace_intensity_at(const fake_board *board, uint32_t ms);
 int trace_sharpness_at(const fake_board *board, uint32_t ms);
+#if THR_AUDIO_SAMPLES
+/* The audio sample written for board time `us` (a multiple of the sample period), or -99999. */
+long audio_sample_at(const fake_board *board, uint32_t us);
+#endif
 
 #endif

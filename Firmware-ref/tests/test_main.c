@@ -18,6 +18,7 @@ void render_tests(void);
 void actuator_tests(void);
 void flash_tests(void);
 void link_tests(void);
+void waveform_tests(void);
 
 int main(void)
 {
@@ -26,6 +27,7 @@ int main(void)
     actuator_tests();
     flash_tests();
     link_tests();
+    waveform_tests();
     printf("%d tests, %d checks, %d failures\n", tests_run, test_checks, test_failures);
     return test_failures == 0 ? 0 : 1;
 }

@@ -56,6 +56,9 @@ def main():
     print("  static RAM             %6d bytes   one thr_core; budget 4096 beyond the timeline memory  %s" % (
         ram, "PASS" if ram_ok else "FAIL"))
     print("  deepest stack frame    %6d bytes   (%s)" % (stack, worst.strip()))
+    audio = flash("audio-budget.elf") - flash("baseline-budget.elf")
+    print("  with sample output     %6d bytes   THR_AUDIO_SAMPLES=1, for a board with a bigger budget (+%d)" % (
+        audio, audio - budget))
     print("Without LTO (per object, for tracing; not the budget figure): %d bytes with minus without the core" % plain)
     print("  core code              %6d bytes" % code)
     print("  core const data        %6d bytes" % const)

@@ -22,6 +22,15 @@ public final class SimulatedBoard {
         return trace
     }
     public private(set) var traceDropped = 0
+    /// What the audio output played (SEMANTICS.md §6.4), a block per tick that was not silent
+    /// (when `recordsTrace`); ticks missing between blocks were silent.
+    public private(set) var audio: [AudioBlock] = []
+
+    /// The audio blocks so far, handed over and cleared.
+    public func takeAudio() -> [AudioBlock] {
+        defer { audio.removeAll(keepingCapacity: true) }
+        return audio
+    }
     /// Actuator acceleration per channel, at `accelerationRate` (when `recordsAcceleration`).
     public private(set) var acceleration: [AccelerationTrace]
     public var recordsAcceleration = false
@@ -193,6 +202,11 @@ public final class SimulatedBoard {
             driveQ14: sample.drive_q14, frequencyDeciHertz: sample.frequency_dhz))
     }
 
+    fileprivate func audioWritten(_ timeUS: UInt32, _ samples: UnsafeBufferPointer<Int16>) {
+        guard recordsTrace, samples.contains(where: { $0 != 0 }), audio.count < traceCapacity else { return }
+        audio.append(AudioBlock(time: time - UInt64(UInt32(truncatingIfNeeded: time) &- timeUS), samples: Array(samples)))
+    }
+
     fileprivate func actuatorWrite(_ channel: UInt8, _ drive: Int16, _ frequency: UInt16) {
         guard Int(channel) < actuators.count else { return }
         actuators[Int(channel)].drive(q14: drive, frequencyDeciHertz: frequency)
@@ -269,6 +283,10 @@ public final class SimulatedBoard {
         hal.pointee.trace = { ctx, sample in
             guard let sample else { return }
             board(ctx).traced(sample.pointee)
+        }
+        hal.pointee.audio_write = { ctx, time, samples, count in
+            guard let samples else { return }
+            board(ctx).audioWritten(time, UnsafeBufferPointer(start: samples, count: Int(count)))
         }
     }
 }

@@ -69,7 +69,10 @@ public struct SimulatorServer: Sendable {
                 board.hostSend(bytes)
                 board.advance(to: boardTime())
             }
-            if let tap { tap.append(board.takeTrace()) }
+            if let tap {
+                tap.append(board.takeTrace())
+                tap.append(audio: board.takeAudio())
+            }
             let out = board.hostReceive()
             if !out.isEmpty {
                 do { try await transport.write(out) } catch { return }
@@ -169,6 +172,19 @@ public final class TraceTap: @unchecked Sendable {
             if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
         }
     }
+
+    private var audioBlocks: [AudioBlock] = []
+
+    func append(audio new: [AudioBlock]) {
+        guard !new.isEmpty else { return }
+        lock.withLock {
+            audioBlocks += new
+            if audioBlocks.count > capacity { audioBlocks.removeFirst(audioBlocks.count - capacity) }
+        }
+    }
+
+    /// The audio output's non-silent ticks kept so far, oldest first (SEMANTICS.md §6.4).
+    public var audio: [AudioBlock] { lock.withLock { audioBlocks } }
 
     /// The ticks kept so far, oldest first.
     public var ticks: [TraceSample] { lock.withLock { samples } }

@@ -17,6 +17,33 @@ public struct TraceSample: Sendable, Hashable {
     public var seconds: Double { Double(time) / 1_000_000 }
 }
 
+/// One tick of the board's audio output (SEMANTICS.md §6.4): its samples at the board's audio
+/// rate, the first at `time`.
+public struct AudioBlock: Sendable, Hashable {
+    /// Board time of the first sample, microseconds.
+    public var time: UInt64
+    /// Q15 signed: 32767 is full scale.
+    public var samples: [Int16]
+}
+
+extension Array where Element == AudioBlock {
+    /// The output as one signal from board time `start` (µs) for `count` samples at `rate`,
+    /// silence where no block was written.
+    public func signal(from start: UInt64, count: Int, rate: Int) -> [Int16] {
+        var out = [Int16](repeating: 0, count: count)
+        let period = UInt64(1_000_000 / rate)
+        for block in self where block.time + UInt64(block.samples.count) * period > start {
+            for (offset, sample) in block.samples.enumerated() {
+                let time = block.time + UInt64(offset) * period
+                guard time >= start else { continue }
+                let index = Int((time - start) / period)
+                if index < count { out[index] = sample }
+            }
+        }
+        return out
+    }
+}
+
 /// The acceleration of one channel's actuator, sampled at a fixed rate from board time 0.
 public struct AccelerationTrace: Sendable, Hashable {
     public var sampleRate: Double

@@ -30,6 +30,12 @@
 #ifndef THR_MAX_SLOTS
 #define THR_MAX_SLOTS 4u           /* flash slots */
 #endif
+#ifndef THR_AUDIO_SAMPLES
+#define THR_AUDIO_SAMPLES 0        /* 1: play waveform objects on an audio output (WAVEFORM.md) */
+#endif
+#ifndef THR_AUDIO_MAX_PER_TICK
+#define THR_AUDIO_MAX_PER_TICK 48u /* audio samples rendered per tick at most (audio_rate_hz / tick_hz) */
+#endif
 /* The defaults fit the budget of a Cortex-M0+ board (static RAM <= 4 KB beyond the timeline
  * memory, `make size`); a bigger board or the simulator raises them with -D. */
 
@@ -57,6 +63,8 @@ typedef struct thr_board_config {
     uint16_t keepalive_ms;     /* host silence after which streaming/long output fades out */
     uint16_t fade_ms;          /* length of that safety fade */
     uint8_t audio_output;      /* messages.json enum audio_output */
+    /* Sample rate of the audio output; with THR_AUDIO_SAMPLES it must divide 1,000,000 and be a
+     * multiple of tick_hz (at most THR_AUDIO_MAX_PER_TICK samples a tick), else no samples play. */
     uint32_t audio_rate_hz;
     uint8_t trigger_inputs;
     /* An epoch different from the previous boot's (boot counter or random); 0 = from the clock. */

@@ -38,7 +38,8 @@ enum {
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code);
 
 /* ---- timeline store ---- */
-enum { THR_TL_FREE = 0, THR_TL_UPLOADING = 1, THR_TL_READY = 2 };
+/* READY is a playable timeline; WAVEFORM a committed waveform object (WAVEFORM.md), never played. */
+enum { THR_TL_FREE = 0, THR_TL_UPLOADING = 1, THR_TL_READY = 2, THR_TL_WAVEFORM = 3 };
 
 typedef struct thr_stored_timeline {
     uint32_t offset;           /* in the timeline memory */
@@ -133,6 +134,9 @@ typedef struct thr_active {
     uint32_t rtau;             /* since its release began */
     uint32_t end_ms;           /* pattern ms where the release begins (start + duration) */
     uint32_t a_us, d_us, r_us; /* segment lengths; AudioCustom: r_us = its length */
+#if THR_AUDIO_SAMPLES
+    uint32_t resource;         /* AudioCustom: registered resource whose samples it plays (0 = none) */
+#endif
 } thr_active;
 
 /* ---- streaming (STREAM_SAMPLES) ---- */
@@ -267,6 +271,11 @@ typedef struct thr_core {
     thr_stream stream[THR_MAX_CHANNELS];
     thr_actuator_state actuator[THR_MAX_CHANNELS];
     thr_flash_store flash;
+#if THR_AUDIO_SAMPLES
+    uint16_t audio_per_tick;   /* samples a tick (0: the configured rate cannot play) */
+    uint32_t audio_period_us;
+    int32_t audio_mix[THR_AUDIO_MAX_PER_TICK];
+#endif
     thr_link_buffers buffers;
 } thr_core;
 
@@ -314,6 +323,11 @@ void thr_engine_fade_out(thr_core *core, uint8_t reason);
 /* Raw streaming for one channel: `count` samples from `at`, one every interval_us (newest wins). */
 thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint16_t interval_us, uint8_t count,
                               const uint8_t *amp_sharp_pairs);
+
+#if THR_AUDIO_SAMPLES
+/* Validates a waveform object's bytes (Protocol/WAVEFORM.md §2), with the spec's reason codes. */
+thr_tl_result thr_wf_validate(const uint8_t *bytes, uint32_t size);
+#endif
 
 /* ---- envelope maths (exposed for tests) ---- */
 /* Segment length in us for a Q15 value 0..32768 (SEMANTICS.md §4.1 table). */

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "thr_config.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,6 +51,11 @@ typedef struct thr_hal {
     void (*critical_exit)(void *ctx, uint32_t state);
     /* Optional (NULL = off): called once per channel per tick with what was rendered. */
     void (*trace)(void *ctx, const thr_trace_sample *sample);
+#if THR_AUDIO_SAMPLES
+    /* Optional (NULL = off): once per tick, the audio output's samples for that tick (SEMANTICS.md
+     * §6.4), audio_rate_hz / tick_hz of them, the first at board time `time_us`, Q15 signed. */
+    void (*audio_write)(void *ctx, uint32_t time_us, const int16_t *samples, uint32_t count);
+#endif
 } thr_hal;
 
 #ifdef __cplusplus

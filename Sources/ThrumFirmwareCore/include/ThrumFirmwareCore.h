@@ -16,10 +16,13 @@
 #define THR_MAX_ACTIVE 128u
 #endif
 #ifndef THR_MAX_TIMELINES
-#define THR_MAX_TIMELINES 4u
+#define THR_MAX_TIMELINES 8u
 #endif
 #ifndef THR_MAX_SLOTS
 #define THR_MAX_SLOTS 8u
+#endif
+#ifndef THR_AUDIO_SAMPLES
+#define THR_AUDIO_SAMPLES 1        /* the simulated board plays waveform objects (WAVEFORM.md) */
 #endif
 
 #include "../core/include/thr_core.h"

@@ -1,0 +1,104 @@
+/* Waveform objects (Protocol/WAVEFORM.md) and the board's sample output (SEMANTICS.md §6.4).
+ * Compiled in only for boards with a sample output (THR_AUDIO_SAMPLES): a haptics-only board
+ * keeps its code budget. Objects live in the timeline memory beside timelines; an event finds its
+ * object by resource ID at every tick, so moving or freeing one never leaves a dangling pointer. */
+#include "thr_internal.h"
+
+#if THR_AUDIO_SAMPLES
+
+#define WF_HEADER 12u
+
+thr_tl_result thr_wf_validate(const uint8_t *b, uint32_t size)
+{
+    thr_tl_result r;
+    r.error = THR_TL_OK;
+    r.offset = 0;
+    /* in the order of the spec's table; a field cut short is `truncated` at the size */
+    if (size >= 2u && (b[0] != 0x57u || b[1] != 0x46u)) r.error = THR_TL_BAD_MAGIC;
+    else if (size < 3u) r.error = THR_TL_TRUNCATED;
+    else if (b[2] != 1u) { r.error = THR_TL_BAD_VERSION; r.offset = 2; }
+    else if (size < 4u) r.error = THR_TL_TRUNCATED;
+    else if (b[3] != 0u) { r.error = THR_TL_BAD_FLAGS; r.offset = 3; }
+    else if (size < 8u) r.error = THR_TL_TRUNCATED;
+    else if (thr_get32(b + 4) == 0u) { r.error = THR_TL_VALUE_OUT_OF_RANGE; r.offset = 4; }
+    else if (size < 12u) r.error = THR_TL_TRUNCATED;
+    else if (thr_get32(b + 8) == 0u) { r.error = THR_TL_VALUE_OUT_OF_RANGE; r.offset = 8; }
+    else if (size < 13u) r.error = THR_TL_TRUNCATED;
+    if (r.error == THR_TL_TRUNCATED) r.offset = size;
+    return r;
+}
+
+int thr_wf_is_object(const uint8_t *bytes, uint32_t size)
+{
+    return size >= 2u && bytes[0] == 0x57u && bytes[1] == 0x46u;
+}
+
+thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl)
+{
+    const uint8_t *b = core->memory + tl->offset;
+    if (thr_wf_validate(b, tl->size).error != THR_TL_OK) return THR_BAD_TIMELINE;
+    /* the host resamples; a board plays its own rate only (WAVEFORM.md §1) */
+    if (thr_get32(b + 8) != core->config->audio_rate_hz) return THR_NOT_SUPPORTED;
+    tl->state = THR_TL_WAVEFORM;
+    return THR_OK;
+}
+
+/* The samples of the committed object for `resource`, or none. */
+static const int8_t *find_samples(const thr_core *core, uint32_t resource, uint32_t *count)
+{
+    unsigned i;
+    for (i = 0; i < THR_MAX_TIMELINES; i++) {
+        const thr_stored_timeline *tl = &core->timeline[i];
+        const uint8_t *b = core->memory + tl->offset;
+        if (tl->state == THR_TL_WAVEFORM && thr_get32(b + 4) == resource) {
+            *count = tl->size - WF_HEADER;
+            return (const int8_t *)(const void *)(b + WF_HEADER);
+        }
+    }
+    return 0;
+}
+
+void thr_audio_begin_tick(thr_core *core)
+{
+    unsigned j;
+    for (j = 0; j < THR_AUDIO_MAX_PER_TICK; j++) core->audio_mix[j] = 0;
+}
+
+void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15)
+{
+    uint32_t count, k, j, n = core->audio_per_tick;
+    const int8_t *samples;
+    if (!ev->resource || !n) return;
+    samples = find_samples(core, ev->resource, &count);
+    if (!samples) return;   /* not on the board: the event adds nothing (§6.4) */
+    k = ev->tau / core->audio_period_us;
+    for (j = 0; j < n && k + j < count; j++) {
+        core->audio_mix[j] += (int32_t)samples[k + j] * 256 * (int32_t)volume_q15 >> 15;
+    }
+}
+
+void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15)
+{
+    int16_t out[THR_AUDIO_MAX_PER_TICK];
+    unsigned j;
+    if (!core->hal->audio_write || !core->audio_per_tick) return;
+    for (j = 0; j < core->audio_per_tick; j++) {
+        int32_t v = core->audio_mix[j] * (int32_t)safety_q15 / THR_Q15_ONE;
+        out[j] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
+    }
+    core->hal->audio_write(core->hal->ctx, t, out, core->audio_per_tick);
+}
+
+void thr_audio_init(thr_core *core)
+{
+    uint32_t rate = core->config->audio_rate_hz, tick_hz = core->config->tick_hz;
+    core->audio_per_tick = 0;
+    core->audio_period_us = 1;
+    /* a rate that gives whole-microsecond periods and whole samples per tick (WAVEFORM.md §1) */
+    if (rate == 0u || 1000000u % rate != 0u || tick_hz == 0u || rate % tick_hz != 0u) return;
+    if (rate / tick_hz > THR_AUDIO_MAX_PER_TICK) return;
+    core->audio_per_tick = (uint16_t)(rate / tick_hz);
+    core->audio_period_us = 1000000u / rate;
+}
+
+#endif
