@@ -7,6 +7,7 @@
 #include "test.h"
 #include "thr_flash.h"
 #include "thr_internal.h"
+#include "generated/waveform_vectors.h"
 
 static fake_board board;
 static uint8_t tl[256];
@@ -63,6 +64,27 @@ static void validation(void)
     object[4] = 0;   /* resource 0 */
     CHECK_EQ(thr_wf_validate(object, size).error, THR_TL_VALUE_OUT_OF_RANGE);
     CHECK_EQ(thr_wf_validate(object, size).offset, 4);
+}
+
+/* Protocol/vectors/waveform: the reason and offset every reader gives; a valid object of the
+ * board's rate commits, one of another rate is not_supported, an invalid one bad_timeline. */
+static void shared_vectors(void)
+{
+    unsigned i;
+    for (i = 0; i < WF_VECTOR_COUNT; i++) {
+        const wf_vector *v = &wf_vectors[i];
+        thr_tl_result r = thr_wf_validate(v->bytes, v->length);
+        uint8_t handle = 0xFF;
+        thr_status s;
+        if ((int)r.error != v->error || r.offset != v->offset) fprintf(stderr, "vector %s\n", v->id);
+        CHECK_EQ(r.error, v->error);
+        CHECK_EQ(r.offset, v->offset);
+        if (v->length < 2u || v->bytes[0] != 0x57u || v->bytes[1] != 0x46u) continue;   /* not sent as a waveform */
+        setup();
+        s = thr_store_load(&board.core, v->bytes, v->length, &handle);
+        if (v->error) CHECK_EQ(s, THR_BAD_TIMELINE);
+        else CHECK_EQ(s, thr_get32(v->bytes + 8) == 8000u ? THR_OK : THR_NOT_SUPPORTED);
+    }
 }
 
 static void plays_samples_with_volume(void)
@@ -135,6 +157,7 @@ static void unusable_rate_plays_nothing(void)
 void waveform_tests(void)
 {
     run_test("waveform validation", validation);
+    run_test("waveform vectors", shared_vectors);
     run_test("waveform plays with volume", plays_samples_with_volume);
     run_test("waveform overlap sums and clips", overlapping_events_sum_and_clip);
     run_test("waveform refusals and missing objects", refusals_and_missing_objects);

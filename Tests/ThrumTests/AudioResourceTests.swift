@@ -10,10 +10,21 @@ import ThrumTransport
 struct AudioResourceTests {
     /// A 16-bit mono WAV file of `seconds` of silence at 8 kHz, with an extra chunk before the data.
     static func wav(seconds: Double, rate: Int = 8000) -> [UInt8] {
+        wav(rate: rate, data: [UInt8](repeating: 0, count: Int(seconds * Double(rate)) * 2))
+    }
+
+    /// A WAV file whose fmt chunk states `tag`, `channels`, `rate` and `bits`, with `data` as its
+    /// sample data and an odd-length chunk between the two. `extensible` writes the 40-byte
+    /// WAVE_FORMAT_EXTENSIBLE form, with `tag` as the start of its subformat GUID.
+    static func wav(tag: Int = 1, channels: Int = 1, rate: Int = 8000, bits: Int = 16, extensible: Bool = false, data: [UInt8]) -> [UInt8] {
         func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         func u16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        let data = [UInt8](repeating: 0, count: Int(seconds * Double(rate)) * 2)
-        let fmt = u16(1) + u16(1) + u32(rate) + u32(rate * 2) + u16(2) + u16(16)
+        let block = channels * bits / 8
+        var fmt = u16(extensible ? 0xFFFE : tag) + u16(channels) + u32(rate) + u32(rate * block) + u16(block) + u16(bits)
+        if extensible {
+            // cbSize 22, valid bits, channel mask, then the subformat GUID: tag, 00 00 00 00 10 00 80 00 00 AA 00 38 9B 71.
+            fmt += u16(22) + u16(bits) + u32(0) + u16(tag) + [0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]
+        }
         let list = Array("INFOabc".utf8)  // odd length: padded to even
         let body = Array("WAVE".utf8) + Array("fmt ".utf8) + u32(fmt.count) + fmt
             + Array("LIST".utf8) + u32(list.count) + list + [0]

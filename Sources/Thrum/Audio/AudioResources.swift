@@ -10,6 +10,17 @@ struct AudioResources: Sendable {
         var url: URL
         /// Seconds, when the file's format states it.
         var duration: Double?
+        /// Its sound, for boards that play samples; or why it has none to send.
+        var sound: Result<WAVSamples, Unplayable>
+        /// Its waveform object at the rate last asked for (boards of one engine share a rate).
+        var object: (rate: Int, bytes: [UInt8])?
+
+        static func == (a: Resource, b: Resource) -> Bool { a.url == b.url && a.duration == b.duration }
+    }
+
+    /// Why a registered file's samples cannot go to a board (it still plays on the volume lane).
+    struct Unplayable: Error, Equatable, CustomStringConvertible {
+        var description: String
     }
 
     private var resources: [Int: Resource] = [:]
@@ -21,13 +32,18 @@ struct AudioResources: Sendable {
             throw .audioResource("\(url.path): cannot be read (\(error.localizedDescription))")
         }
         var duration: Double?
+        var sound = Result<WAVSamples, Unplayable>.failure(Unplayable(description: "\(url.lastPathComponent) is not a WAV file"))
         if ["wav", "wave"].contains(url.pathExtension.lowercased()) {
-            do { duration = try WAVInfo.read([UInt8](data)).seconds } catch {
+            let bytes = [UInt8](data)
+            do { duration = try WAVInfo.read(bytes).seconds } catch {
                 throw .audioResource("\(url.path): not a WAV file Thrum can read: \(error)")
+            }
+            do { sound = .success(try WAVSamples(bytes)) } catch {
+                sound = .failure(Unplayable(description: "\(url.lastPathComponent): \(error)"))
             }
         }
         defer { nextID += 1 }
-        resources[nextID] = Resource(url: url, duration: duration)
+        resources[nextID] = Resource(url: url, duration: duration, sound: sound)
         return nextID
     }
 
@@ -36,6 +52,21 @@ struct AudioResources: Sendable {
     }
 
     subscript(id: Int) -> Resource? { resources[id] }
+
+    /// The waveform object of resource `id` for a board playing `rate` Hz (WAVEFORM.md §2), made
+    /// once per rate; or why there is none.
+    mutating func waveformObject(for id: Int, rate: Int) -> Result<[UInt8], Unplayable> {
+        guard var resource = resources[id] else { return .failure(Unplayable(description: "it is not registered")) }
+        if let object = resource.object, object.rate == rate { return .success(object.bytes) }
+        switch resource.sound {
+        case .failure(let why): return .failure(why)
+        case .success(let sound):
+            let bytes = sound.waveformObject(resourceID: UInt32(id), rate: rate).encoded()
+            resource.object = (rate, bytes)
+            resources[id] = resource
+            return .success(bytes)
+        }
+    }
 
     /// `pattern` with each `AudioCustom` event that names a registered resource and has no
     /// duration given its file's length. An unregistered ID is an error, naming the event.

@@ -6,6 +6,13 @@ struct WAVInfo: Sendable, Equatable {
     var sampleRate: Int
     var channels: Int
     var bitsPerSample: Int
+    /// 1 integer PCM, 3 IEEE float, …; for WAVE_FORMAT_EXTENSIBLE (0xFFFE) the tag its subformat
+    /// GUID starts with, so both forms of a format decode alike (`WAVSamples`).
+    var formatTag: Int
+    /// Where `formatTag` was read, for messages about it.
+    var formatTagOffset: Int
+    /// Where the sample data starts.
+    var dataOffset: Int
     /// Bytes of sample data.
     var dataBytes: Int
 
@@ -29,7 +36,7 @@ struct WAVInfo: Sendable, Equatable {
         guard bytes.count >= 12 else { throw Problem(offset: bytes.count, detail: "too short for a RIFF header (\(bytes.count) bytes)") }
         guard tag(0) == "RIFF" else { throw Problem(offset: 0, detail: "not a RIFF file") }
         guard tag(8) == "WAVE" else { throw Problem(offset: 8, detail: "a RIFF file but not WAVE (\(tag(8)))") }
-        var format: (rate: Int, channels: Int, bits: Int)?
+        var format: (rate: Int, channels: Int, bits: Int, tag: Int, tagAt: Int)?
         var offset = 12
         while offset + 8 <= bytes.count {
             let id = tag(offset), size = u32(offset + 4), body = offset + 8
@@ -40,13 +47,18 @@ struct WAVInfo: Sendable, Equatable {
                 guard channels > 0, rate > 0, bits > 0 else {
                     throw Problem(offset: body, detail: "fmt chunk states \(channels) channels, \(rate) Hz, \(bits) bits")
                 }
-                format = (rate, channels, bits)
+                // An extensible fmt chunk too short for its subformat keeps 0xFFFE, which no decoder takes.
+                let extensible = u16(body) == 0xFFFE && size >= 40 && body + 40 <= bytes.count
+                let tagAt = extensible ? body + 24 : body
+                format = (rate, channels, bits, u16(tagAt), tagAt)
             case "data":
                 guard let format else { throw Problem(offset: offset, detail: "data chunk before the fmt chunk") }
                 // A file cut short keeps what it has; a streaming writer may leave the size at 0 or ~0.
                 let available = bytes.count - body
                 let dataBytes = size == 0 || size > available ? available : size
-                return WAVInfo(sampleRate: format.rate, channels: format.channels, bitsPerSample: format.bits, dataBytes: dataBytes)
+                return WAVInfo(
+                    sampleRate: format.rate, channels: format.channels, bitsPerSample: format.bits,
+                    formatTag: format.tag, formatTagOffset: format.tagAt, dataOffset: body, dataBytes: dataBytes)
             default:
                 break
             }

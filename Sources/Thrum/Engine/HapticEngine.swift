@@ -38,6 +38,8 @@ public actor HapticEngine {
 
     var cache = TimelineCache()
     var audioResources = AudioResources()
+    /// The resources each loaded timeline plays, by handle: their waveform objects stay while it plays.
+    var timelineResources: [UInt8: [Int]] = [:]
     var players = PlayerTable()
     /// Players whose pattern is larger than the board's memory, playing piece by piece.
     var streams: [Int: StreamedPlayback] = [:]
@@ -273,7 +275,8 @@ public actor HapticEngine {
         do {
             return CompiledTimeline(
                 bytes: try TimelineCompiler.compile(pattern),
-                audioEvents: pattern.events.count { $0.type.isAudio })
+                audioEvents: pattern.events.count { $0.type.isAudio },
+                resources: Array(Set(pattern.events.compactMap { $0.type == .audioCustom ? $0.waveform?.resourceID : nil })).sorted())
         } catch {
             throw HapticEngineError.invalidPattern("\(error)")
         }
@@ -378,26 +381,42 @@ public actor HapticEngine {
 
     /// Makes sure the board holds `timeline`; returns its handle. Frees the least recently used
     /// timelines (not playing) when the board is out of memory.
-    func load(_ timeline: CompiledTimeline, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> UInt8 {
+    /// `keeping`: handles this load must not free (the waveform objects the timeline plays).
+    func load(
+        _ timeline: CompiledTimeline, keeping: Set<UInt8> = [], progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> UInt8 {
+        let handle = try await load(bytes: timeline.bytes, keeping: keeping, progress: progress)
+        timelineResources[handle] = timeline.resources
+        return handle
+    }
+
+    /// Makes sure the board holds `bytes` (a timeline or a waveform object); returns the handle.
+    func load(bytes: [UInt8], keeping: Set<UInt8> = [], progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> UInt8 {
         let link = try runningLink()
-        if let handle = cache.use(timeline.bytes) {
+        if let handle = cache.use(bytes) {
             statistics.cacheHits += 1
             return handle
         }
-        if let capabilities, timeline.bytes.count > capabilities.timelineMemory {
-            throw HapticEngineError.outOfTimelineMemory(needed: timeline.bytes.count, available: capabilities.timelineMemory)
+        if let capabilities, bytes.count > capabilities.timelineMemory {
+            throw HapticEngineError.outOfTimelineMemory(needed: bytes.count, available: capabilities.timelineMemory)
         }
         while true {
             do {
-                let handle = try await link.upload(timeline.bytes, progress: progress)
+                let handle = try await link.upload(bytes, progress: progress)
                 statistics.uploads += 1
-                statistics.uploadedBytes += timeline.bytes.count
-                cache.insert(timeline.bytes, handle: handle)
+                statistics.uploadedBytes += bytes.count
+                cache.insert(bytes, handle: handle)
                 return handle
             } catch HapticEngineError.board(.noMemory?, _) {
-                guard let victim = cache.evictLeastRecentlyUsed(except: { self.players.isPlaying(handle: $0) || self.streamsHold($0) }) else {
+                // Worked out before the eviction, which holds the cache exclusively.
+                let sounding = playingWaveformHandles()
+                let busy = { (handle: UInt8) in
+                    keeping.contains(handle) || sounding.contains(handle) || self.players.isPlaying(handle: handle)
+                        || self.streamsHold(handle)
+                }
+                guard let victim = cache.evictLeastRecentlyUsed(except: busy) else {
                     throw HapticEngineError.outOfTimelineMemory(
-                        needed: timeline.bytes.count, available: (capabilities?.timelineMemory ?? 0) - cache.bytesHeld)
+                        needed: bytes.count, available: (capabilities?.timelineMemory ?? 0) - cache.bytesHeld)
                 }
                 try await link.command { .timelineFree(tag: $0, handle: victim.handle) }
                 statistics.evictions += 1
@@ -467,6 +486,9 @@ struct CompiledTimeline: Sendable {
     var bytes: [UInt8]
     /// `AudioContinuous` and `AudioCustom` events: a board without audio output skips them.
     var audioEvents = 0
+    /// The registered audio resources its `AudioCustom` events play (their samples go to a board
+    /// that plays samples before the timeline starts).
+    var resources: [Int] = []
     /// The pieces it was cut into for streaming, kept with the player that owns it.
     let pieces = PieceCache()
 }

@@ -102,7 +102,8 @@ extension HapticEngine {
             emit.yield(.log(level: 2, text: "player \(id): \(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output"))
         }
         if mustStream(timeline) { return try await startStreamed(id, timeline: timeline, at: at) }
-        let handle = try await load(timeline)
+        let waveforms = try await loadWaveforms(of: timeline, player: id)
+        let handle = try await load(timeline, keeping: waveforms)
         guard let assigned = players.assign(id, handle: handle) else {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }

@@ -34,6 +34,9 @@ struct TimelineCache: Sendable {
         return entries.remove(at: index).entry
     }
 
+    /// The bytes the board holds under `handle`, if the cache knows them.
+    func bytes(of handle: UInt8) -> [UInt8]? { entries.first { $0.entry.handle == handle }?.bytes }
+
     mutating func remove(handle: UInt8) { entries.removeAll { $0.entry.handle == handle } }
 
     /// Forgets everything (the board rebooted and lost its memory).
