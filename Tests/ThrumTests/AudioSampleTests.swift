@@ -100,4 +100,27 @@ struct AudioSampleTests {
         }
         try await withVirtualTime(clock) { await engine.stop() }
     }
+
+    @Test("a sound stays on the board while its pattern plays, and makes room once it has finished")
+    func keptWhilePlaying() async throws {
+        var configuration = BoardConfiguration()
+        configuration.timelineMemory = 3000
+        let (engine, tap, clock) = try tappedBoard(configuration)
+        try await withVirtualTime(clock) { try await engine.start() }
+        let id = try await engine.registerAudioResource(try AudioResourceTests.file(Self.wav16k(Self.tone(count: 4000)), named: "tone.wav"))
+        // 2,012 bytes of sound and its timeline, then a pattern of about 1.5 KB that needs the room.
+        let busy = HapticPattern(events: (0..<300).map { .transient(at: Double($0) * 0.01, intensity: Float($0 % 200) / 200) })
+        try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0) }
+        await advance(clock, by: .milliseconds(50))
+        let other = try await engine.makePlayer(with: busy)
+        do {
+            try await withVirtualTime(clock) { try await other.start(atTime: 0) }
+            Issue.record("the sound that is playing was freed to make room")
+        } catch HapticEngineError.outOfTimelineMemory {}
+        await advance(clock, by: .milliseconds(400))
+        let sounded = tap.audio.flatMap(\.samples).count { $0 != 0 }
+        #expect(sounded > 1900, "the whole sound played (\(sounded) samples)")
+        try await withVirtualTime(clock) { try await other.start(atTime: 0) }
+        try await withVirtualTime(clock) { await engine.stop() }
+    }
 }
