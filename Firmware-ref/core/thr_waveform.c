@@ -72,6 +72,7 @@ void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q
     samples = find_samples(core, ev->resource, &count);
     if (!samples) return;   /* not on the board: the event adds nothing (§6.4) */
     k = ev->tau / core->audio_period_us;
+    core->audio_live |= 1u;
     for (j = 0; j < n && k + j < count; j++) {
         core->audio_mix[j] += (int32_t)samples[k + j] * 256 * (int32_t)volume_q15 >> 15;
     }
@@ -81,7 +82,12 @@ void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15)
 {
     int16_t out[THR_AUDIO_MAX_PER_TICK];
     unsigned j;
+    uint8_t live;
     if (!core->hal->audio_write || !core->audio_per_tick) return;
+    /* silent ticks are not written, but for one after a sound, so a driver sees it end */
+    live = core->audio_live;
+    core->audio_live = (uint8_t)((live & 1u) << 1);
+    if (!live) return;
     for (j = 0; j < core->audio_per_tick; j++) {
         int32_t v = core->audio_mix[j] * (int32_t)safety_q15 / THR_Q15_ONE;
         out[j] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);

@@ -73,17 +73,21 @@ static void trace(void *ctx, const thr_trace_sample *sample)
 static void audio_write(void *ctx, uint32_t time_us, const int16_t *samples, uint32_t count)
 {
     fake_board *b = ctx;
-    uint32_t i;
+    uint32_t i, at;
     if (b->audio_count == 0u) b->audio_first_us = time_us;
-    for (i = 0; i < count && b->audio_count < FAKE_AUDIO_MAX; i++) b->audio[b->audio_count++] = samples[i];
+    /* ticks without a call were silent: their samples stay 0 */
+    at = (time_us - b->audio_first_us) / b->core.audio_period_us;
+    for (i = 0; i < count && at + i < FAKE_AUDIO_MAX; i++) b->audio[at + i] = samples[i];
+    if (at + i > b->audio_count) b->audio_count = at + i;
 }
 
 long audio_sample_at(const fake_board *board, uint32_t us)
 {
     uint32_t period = board->core.audio_period_us, index;
-    if (board->audio_count == 0u || us < board->audio_first_us || period == 0u) return -99999;
+    if (period == 0u) return -99999;
+    if (board->audio_count == 0u || us < board->audio_first_us) return 0;   /* nothing written yet: silent */
     index = (us - board->audio_first_us) / period;
-    return index < board->audio_count ? board->audio[index] : -99999;
+    return index < board->audio_count ? board->audio[index] : 0;
 }
 #endif
 

@@ -26,7 +26,7 @@ typedef struct fake_board {
     uint32_t tx_count;
     int16_t last_drive[THR_MAX_CHANNELS];
 #if THR_AUDIO_SAMPLES
-    int16_t audio[FAKE_AUDIO_MAX];   /* every audio sample written, in order */
+    int16_t audio[FAKE_AUDIO_MAX];   /* audio samples by time from the first written (0 = silent) */
     uint32_t audio_count;
     uint32_t audio_first_us;         /* board time of audio[0] */
 #endif
@@ -48,7 +48,8 @@ uint32_t make_timeline(uint8_t *out, uint8_t flags, const uint8_t *body, uint32_
 int trace_intensity_at(const fake_board *board, uint32_t ms);
 int trace_sharpness_at(const fake_board *board, uint32_t ms);
 #if THR_AUDIO_SAMPLES
-/* The audio sample written for board time `us` (a multiple of the sample period), or -99999. */
+/* The audio sample for board time `us` (a multiple of the sample period); 0 where nothing was
+ * written (silent ticks are not written), -99999 when the board plays no samples. */
 long audio_sample_at(const fake_board *board, uint32_t us);
 #endif
 

@@ -98,7 +98,7 @@ static void plays_samples_with_volume(void)
     timeline = load_audio_timeline(0x80, 0);   /* volume 128/255 */
     CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
     fake_board_run_ms(&board, 30);
-    CHECK_EQ(audio_sample_at(&board, 1875), 0);   /* before the event */
+    CHECK_EQ(board.audio_first_us, 2000);         /* nothing written before the event */
     for (k = 0; k < 160; k++) {                   /* 20 ms at 8 kHz: the first 160 samples */
         long volume = 16448;                      /* 128/255 in Q15 */
         CHECK_EQ(audio_sample_at(&board, 2000 + 125 * k), wave(k) * volume >> 15);
@@ -144,6 +144,7 @@ static void refusals_and_missing_objects(void)
     fake_board_run_ms(&board, 10);
     CHECK_EQ(audio_sample_at(&board, 3000), wave(8));
     CHECK_EQ(audio_sample_at(&board, 10000), 0);
+    CHECK(board.audio_count < 8u * 7u);            /* a tick after the free, no more is written */
 }
 
 static void unusable_rate_plays_nothing(void)

@@ -41,7 +41,7 @@ struct InfoCommand: AsyncParsableCommand {
             "timelines    \(c.maxTimelines) in \(c.timelineMemory) bytes",
             "curves       up to \(c.maxCurvePoints) points",
             "flash        \(c.flashSlots) slots of \(c.flashSlotSize) bytes",
-            "audio        \(c.audio.isPresent ? "\(c.audio) at \(c.audioSampleRate) Hz" : "none")",
+            "audio        \(!c.audio.isPresent ? "none" : c.audioSampleRate > 0 ? "\(c.audio), plays registered sounds at \(c.audioSampleRate) Hz" : "\(c.audio), volume only (plays no samples)")",
             "link         frames up to \(c.maxPayload) bytes, window \(c.receiveWindow), keep-alive \(c.keepAlive)",
         ]
         for (index, channel) in c.channels.enumerated() {

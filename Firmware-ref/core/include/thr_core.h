@@ -273,6 +273,7 @@ typedef struct thr_core {
     thr_flash_store flash;
 #if THR_AUDIO_SAMPLES
     uint16_t audio_per_tick;   /* samples a tick (0: the configured rate cannot play) */
+    uint8_t audio_live;        /* bit 0: a sound played this tick, bit 1: the tick before */
     uint32_t audio_period_us;
     int32_t audio_mix[THR_AUDIO_MAX_PER_TICK];
 #endif

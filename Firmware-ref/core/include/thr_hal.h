@@ -52,8 +52,9 @@ typedef struct thr_hal {
     /* Optional (NULL = off): called once per channel per tick with what was rendered. */
     void (*trace)(void *ctx, const thr_trace_sample *sample);
 #if THR_AUDIO_SAMPLES
-    /* Optional (NULL = off): once per tick, the audio output's samples for that tick (SEMANTICS.md
-     * §6.4), audio_rate_hz / tick_hz of them, the first at board time `time_us`, Q15 signed. */
+    /* Optional (NULL = off): the audio output's samples for one tick (SEMANTICS.md §6.4),
+     * audio_rate_hz / tick_hz of them, the first at board time `time_us`, Q15 signed. Called for
+     * every tick in which a sound plays and the one after; ticks without a call are silent. */
     void (*audio_write)(void *ctx, uint32_t time_us, const int16_t *samples, uint32_t count);
 #endif
 } thr_hal;
