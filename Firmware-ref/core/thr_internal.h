@@ -49,8 +49,8 @@ int thr_wf_is_object(const uint8_t *bytes, uint32_t size);
 /* Validates the stored object and makes it findable by its resource ID. */
 thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl);
 void thr_audio_init(thr_core *core);
-void thr_audio_begin_tick(thr_core *core);
 void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15);
+/* Hands the tick's mixed samples to hal.audio_write and clears the mix (the core starts zeroed). */
 void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15);
 /* thr_timeline.c: the resource ID of waveform table entry `index` (kind 2), else 0. */
 uint32_t thr_tl_waveform_resource(const uint8_t *bytes, const thr_tl_info *info, uint32_t index);

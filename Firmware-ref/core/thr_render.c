@@ -155,9 +155,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
     uint32_t safety = THR_Q15_ONE;
 
     thr_players_tick(core, t);
-#if THR_AUDIO_SAMPLES
-    thr_audio_begin_tick(core);
-#endif
     for (c = 0; c < channels; c++) {
         mix[c].intensity = 0;
         mix[c].weighted = 0;
@@ -201,11 +198,11 @@ void thr_render_tick(thr_core *core, uint32_t t)
         if (f->sounding && gain > 0) {
             /* §3.2: clamp01(level x a x r) x gain (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r) */
             int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
-            uint32_t level = (uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15;
-            add_to_channels(mix, channels, pl->channel_mask, level * (uint32_t)gain >> 15,
+            uint32_t level = ((uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15) * (uint32_t)gain >> 15;
+            add_to_channels(mix, channels, pl->channel_mask, level,
                             haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u, !haptic);
 #if THR_AUDIO_SAMPLES
-            if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level * (uint32_t)gain >> 15);
+            if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
 #endif
         }
         /* time moves on by one tick of board time */

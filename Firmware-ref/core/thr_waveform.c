@@ -58,12 +58,6 @@ static const int8_t *find_samples(const thr_core *core, uint32_t resource, uint3
     return 0;
 }
 
-void thr_audio_begin_tick(thr_core *core)
-{
-    unsigned j;
-    for (j = 0; j < THR_AUDIO_MAX_PER_TICK; j++) core->audio_mix[j] = 0;
-}
-
 void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15)
 {
     uint32_t count, k, j, n = core->audio_per_tick;
@@ -82,17 +76,16 @@ void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15)
 {
     int16_t out[THR_AUDIO_MAX_PER_TICK];
     unsigned j;
-    uint8_t live;
-    if (!core->hal->audio_write || !core->audio_per_tick) return;
+    uint8_t live = core->audio_live;
     /* silent ticks are not written, but for one after a sound, so a driver sees it end */
-    live = core->audio_live;
     core->audio_live = (uint8_t)((live & 1u) << 1);
-    if (!live) return;
+    if (!live) return;   /* nothing added: the mix is still all zero */
     for (j = 0; j < core->audio_per_tick; j++) {
         int32_t v = core->audio_mix[j] * (int32_t)safety_q15 / THR_Q15_ONE;
         out[j] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
+        core->audio_mix[j] = 0;   /* ready for the next tick */
     }
-    core->hal->audio_write(core->hal->ctx, t, out, core->audio_per_tick);
+    if (core->hal->audio_write) core->hal->audio_write(core->hal->ctx, t, out, core->audio_per_tick);
 }
 
 void thr_audio_init(thr_core *core)

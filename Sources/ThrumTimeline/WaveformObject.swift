@@ -48,12 +48,6 @@ public struct WaveformObject: Sendable, Hashable {
             samples: bytes[headerSize...].map { Int8(bitPattern: $0) })
     }
 
-    /// The resource ID of a valid waveform object, nil for anything else (a timeline, say): what
-    /// a stored handle sounds, found without copying its samples.
-    public static func resourceID(of bytes: [UInt8]) -> UInt32? {
-        try? readHeader(bytes).resourceID
-    }
-
     /// Every check of the spec's table: the header's fields, then that at least one sample follows.
     private static func readHeader(_ bytes: [UInt8]) throws(TimelineDecodeError) -> (resourceID: UInt32, sampleRate: UInt32) {
         var reader = ByteReader(bytes)

@@ -24,12 +24,23 @@ struct AudioSampleTests {
         return HapticPattern(events: [event])
     }
 
+    /// A started engine on a tapped simulated board with `configure` applied, and `samples`
+    /// (16 kHz) registered as a WAV file.
+    static func engine(
+        registering samples: [Int16], configure: (inout BoardConfiguration) -> Void = { _ in }
+    ) async throws -> (engine: HapticEngine, tap: TraceTap, clock: ManualClock, id: Int) {
+        var configuration = BoardConfiguration()
+        configure(&configuration)
+        let (engine, tap, clock) = try tappedBoard(configuration)
+        try await withVirtualTime(clock) { try await engine.start() }
+        let id = try await engine.registerAudioResource(try AudioResourceTests.file(wav16k(samples), named: "sound.wav"))
+        return (engine, tap, clock, id)
+    }
+
     @Test("a registered WAV file plays sample for sample on the simulated board's audio output")
     func samplesPlay() async throws {
-        let (engine, tap, clock) = try tappedBoard()
-        try await withVirtualTime(clock) { try await engine.start() }
         let source = Self.tone(count: 4000)  // 0.25 s at 16 kHz
-        let id = try await engine.registerAudioResource(try AudioResourceTests.file(Self.wav16k(source), named: "tone.wav"))
+        let (engine, tap, clock, id) = try await Self.engine(registering: source)
         let player = try await engine.makePlayer(with: Self.pattern(playing: id))
         try await withVirtualTime(clock) { try await player.start(atTime: 0) }
         await advance(clock, by: .milliseconds(400))
@@ -58,10 +69,8 @@ struct AudioSampleTests {
 
     @Test("half the volume halves the samples")
     func volumeScales() async throws {
-        let (engine, tap, clock) = try tappedBoard()
-        try await withVirtualTime(clock) { try await engine.start() }
-        let source = [Int16](repeating: 16384, count: 1600)  // 0.1 s of a constant half scale
-        let id = try await engine.registerAudioResource(try AudioResourceTests.file(Self.wav16k(source), named: "dc.wav"))
+        // 0.1 s of a constant half scale
+        let (engine, tap, clock, id) = try await Self.engine(registering: [Int16](repeating: 16384, count: 1600))
         try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id, volume: 0.5)).start(atTime: 0) }
         await advance(clock, by: .milliseconds(200))
         let values = Set(tap.audio.flatMap(\.samples))
@@ -72,12 +81,10 @@ struct AudioSampleTests {
 
     @Test("a board that plays no samples gets no waveform object; its volume lane still sounds")
     func boardWithoutSamples() async throws {
-        var configuration = BoardConfiguration()
-        configuration.audioOutput = .pwmBuzzer
-        configuration.audioRate = 0
-        let (engine, tap, clock) = try tappedBoard(configuration)
-        try await withVirtualTime(clock) { try await engine.start() }
-        let id = try await engine.registerAudioResource(try AudioResourceTests.file(Self.wav16k(Self.tone(count: 1600)), named: "tone.wav"))
+        let (engine, tap, clock, id) = try await Self.engine(registering: Self.tone(count: 1600)) {
+            $0.audioOutput = .pwmBuzzer
+            $0.audioRate = 0
+        }
         try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0) }
         await advance(clock, by: .milliseconds(200))
         #expect(await engine.statistics.uploads == 1, "the timeline only")
@@ -88,11 +95,7 @@ struct AudioSampleTests {
 
     @Test("a sound longer than the board's memory is refused, saying how long, how big and what the board has")
     func tooLong() async throws {
-        var configuration = BoardConfiguration()
-        configuration.timelineMemory = 4096
-        let (engine, _, clock) = try tappedBoard(configuration)
-        try await withVirtualTime(clock) { try await engine.start() }
-        let id = try await engine.registerAudioResource(try AudioResourceTests.file(Self.wav16k(Self.tone(count: 16000)), named: "long.wav"))
+        let (engine, _, clock, id) = try await Self.engine(registering: Self.tone(count: 16000)) { $0.timelineMemory = 4096 }
         let player = try await engine.makePlayer(with: Self.pattern(playing: id))
         await #expect(throws: HapticEngineError.audioResource(
             "audio resource \(id) lasts 1.00 s: at 8000 Hz it needs 8012 bytes, and thrum simulator has 4096 bytes of timeline memory")) {
@@ -103,11 +106,7 @@ struct AudioSampleTests {
 
     @Test("a sound stays on the board while its pattern plays, and makes room once it has finished")
     func keptWhilePlaying() async throws {
-        var configuration = BoardConfiguration()
-        configuration.timelineMemory = 3000
-        let (engine, tap, clock) = try tappedBoard(configuration)
-        try await withVirtualTime(clock) { try await engine.start() }
-        let id = try await engine.registerAudioResource(try AudioResourceTests.file(Self.wav16k(Self.tone(count: 4000)), named: "tone.wav"))
+        let (engine, tap, clock, id) = try await Self.engine(registering: Self.tone(count: 4000)) { $0.timelineMemory = 3000 }
         // 2,012 bytes of sound and its timeline, then a pattern of about 1.5 KB that needs the room.
         let busy = HapticPattern(events: (0..<300).map { .transient(at: Double($0) * 0.01, intensity: Float($0 % 200) / 200) })
         try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0) }

@@ -67,14 +67,6 @@ struct WaveformObjectTests {
         }
     }
 
-    @Test("resourceID(of:) reads the resource of valid objects only, not of timelines or invalid bytes")
-    func resourceIDOf() {
-        for vector in Self.valid { #expect(WaveformObject.resourceID(of: vector.bytes) == vector.decoded?.resourceID, "\(vector.id)") }
-        for vector in Self.invalid { #expect(WaveformObject.resourceID(of: vector.bytes) == nil, "\(vector.id)") }
-        for vector in VectorTests.valid { #expect(WaveformObject.resourceID(of: vector.bytes) == nil, "\(vector.id)") }
-        #expect(VectorTests.valid.count > 0)
-    }
-
     @Test("every prefix of a valid object short of one sample is truncated at its own length; longer ones are valid", arguments: valid)
     func prefixesTruncated(_ vector: Case) throws {
         for length in WaveformObject.headerSize + 1..<vector.bytes.count {

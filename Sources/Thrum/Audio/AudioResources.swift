@@ -13,9 +13,12 @@ struct AudioResources: Sendable {
         /// Its sound, for boards that play samples; or why it has none to send.
         var sound: Result<WAVSamples, Unplayable>
         /// Its waveform object at the rate last asked for (boards of one engine share a rate).
-        var object: (rate: Int, bytes: [UInt8])?
+        var object: Object?
+    }
 
-        static func == (a: Resource, b: Resource) -> Bool { a.url == b.url && a.duration == b.duration }
+    struct Object: Sendable, Equatable {
+        var rate: Int
+        var bytes: [UInt8]
     }
 
     /// Why a registered file's samples cannot go to a board (it still plays on the volume lane).
@@ -35,10 +38,12 @@ struct AudioResources: Sendable {
         var sound = Result<WAVSamples, Unplayable>.failure(Unplayable(description: "\(url.lastPathComponent) is not a WAV file"))
         if ["wav", "wave"].contains(url.pathExtension.lowercased()) {
             let bytes = [UInt8](data)
-            do { duration = try WAVInfo.read(bytes).seconds } catch {
+            let info: WAVInfo
+            do { info = try WAVInfo.read(bytes) } catch {
                 throw .audioResource("\(url.path): not a WAV file Thrum can read: \(error)")
             }
-            do { sound = .success(try WAVSamples(bytes)) } catch {
+            duration = info.seconds
+            do { sound = .success(try WAVSamples(bytes, info: info)) } catch {
                 sound = .failure(Unplayable(description: "\(url.lastPathComponent): \(error)"))
             }
         }
@@ -62,7 +67,7 @@ struct AudioResources: Sendable {
         case .failure(let why): return .failure(why)
         case .success(let sound):
             let bytes = sound.waveformObject(resourceID: UInt32(id), rate: rate).encoded()
-            resource.object = (rate, bytes)
+            resource.object = Object(rate: rate, bytes: bytes)
             resources[id] = resource
             return .success(bytes)
         }

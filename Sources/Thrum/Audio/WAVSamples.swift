@@ -12,7 +12,11 @@ struct WAVSamples: Sendable, Equatable {
     /// cut short keeps its whole frames; one without a single frame is a problem, as there is
     /// nothing to send a board.
     init(_ bytes: [UInt8]) throws(WAVInfo.Problem) {
-        let info = try WAVInfo.read(bytes)
+        try self.init(bytes, info: WAVInfo.read(bytes))
+    }
+
+    /// The same, for a caller that has read the header chunks already.
+    init(_ bytes: [UInt8], info: WAVInfo) throws(WAVInfo.Problem) {
         guard let decode = Self.decoder(tag: info.formatTag, bits: info.bitsPerSample) else {
             throw WAVInfo.Problem(
                 offset: info.formatTagOffset,

@@ -22,17 +22,8 @@ extension HapticEngine {
                 throw HapticEngineError.audioResource(
                     "audio resource \(id) lasts \(String(format: "%.2f", seconds)) s: at \(capabilities.audioSampleRate) Hz it needs \(object.count) bytes, and \(capabilities.boardName) has \(capabilities.timelineMemory) bytes of timeline memory")
             }
-            handles.insert(try await load(bytes: object, keeping: handles))
+            handles.insert(try await load(bytes: object, sound: id, keeping: handles))
         }
         return handles
-    }
-
-    /// The handles of the waveform objects that playing timelines play: not to be freed.
-    func playingWaveformHandles() -> Set<UInt8> {
-        let sounding = Set(timelineResources.filter { players.isPlaying(handle: $0.key) }.values.joined())
-        guard !sounding.isEmpty else { return [] }
-        return Set(cache.handles.filter { handle in
-            cache.bytes(of: handle).flatMap(WaveformObject.resourceID(of:)).map { sounding.contains(Int($0)) } ?? false
-        })
     }
 }

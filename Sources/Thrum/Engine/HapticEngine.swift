@@ -38,8 +38,6 @@ public actor HapticEngine {
 
     var cache = TimelineCache()
     var audioResources = AudioResources()
-    /// The resources each loaded timeline plays, by handle: their waveform objects stay while it plays.
-    var timelineResources: [UInt8: [Int]] = [:]
     var players = PlayerTable()
     /// Players whose pattern is larger than the board's memory, playing piece by piece.
     var streams: [Int: StreamedPlayback] = [:]
@@ -385,13 +383,15 @@ public actor HapticEngine {
     func load(
         _ timeline: CompiledTimeline, keeping: Set<UInt8> = [], progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> UInt8 {
-        let handle = try await load(bytes: timeline.bytes, keeping: keeping, progress: progress)
-        timelineResources[handle] = timeline.resources
-        return handle
+        try await load(bytes: timeline.bytes, plays: timeline.resources, keeping: keeping, progress: progress)
     }
 
-    /// Makes sure the board holds `bytes` (a timeline or a waveform object); returns the handle.
-    func load(bytes: [UInt8], keeping: Set<UInt8> = [], progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> UInt8 {
+    /// Makes sure the board holds `bytes` (a timeline playing the sounds `plays`, or the waveform
+    /// object of `sound`); returns the handle.
+    func load(
+        bytes: [UInt8], plays: [Int] = [], sound: Int? = nil, keeping: Set<UInt8> = [],
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> UInt8 {
         let link = try runningLink()
         if let handle = cache.use(bytes) {
             statistics.cacheHits += 1
@@ -405,11 +405,12 @@ public actor HapticEngine {
                 let handle = try await link.upload(bytes, progress: progress)
                 statistics.uploads += 1
                 statistics.uploadedBytes += bytes.count
-                cache.insert(bytes, handle: handle)
+                cache.insert(bytes, handle: handle, plays: plays, sound: sound)
                 return handle
             } catch HapticEngineError.board(.noMemory?, _) {
-                // Worked out before the eviction, which holds the cache exclusively.
-                let sounding = playingWaveformHandles()
+                // The sounds playing timelines play stay; worked out before the eviction, which
+                // holds the cache exclusively.
+                let sounding = cache.soundHandles(playedBy: players.isPlaying(handle:))
                 let busy = { (handle: UInt8) in
                     keeping.contains(handle) || sounding.contains(handle) || self.players.isPlaying(handle: handle)
                         || self.streamsHold(handle)

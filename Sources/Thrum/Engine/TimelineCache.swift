@@ -6,6 +6,10 @@ struct TimelineCache: Sendable {
     struct Entry: Sendable, Equatable {
         var handle: UInt8
         var size: Int
+        /// A timeline: the registered sounds it plays. A waveform object: none.
+        var plays: [Int] = []
+        /// A waveform object: the registered sound it holds.
+        var sound: Int?
     }
 
     /// Keyed by the timeline bytes themselves (equal bytes are the same timeline); ordered by use.
@@ -23,9 +27,15 @@ struct TimelineCache: Sendable {
         return found.entry.handle
     }
 
-    mutating func insert(_ bytes: [UInt8], handle: UInt8) {
+    mutating func insert(_ bytes: [UInt8], handle: UInt8, plays: [Int] = [], sound: Int? = nil) {
         entries.removeAll { $0.entry.handle == handle }
-        entries.append((bytes, Entry(handle: handle, size: bytes.count)))
+        entries.append((bytes, Entry(handle: handle, size: bytes.count, plays: plays, sound: sound)))
+    }
+
+    /// The handles of the sounds that the timelines `isPlaying` says are playing play.
+    func soundHandles(playedBy isPlaying: (UInt8) -> Bool) -> Set<UInt8> {
+        let sounding = Set(entries.filter { isPlaying($0.entry.handle) }.flatMap(\.entry.plays))
+        return Set(entries.compactMap { $0.entry.sound.map(sounding.contains) == true ? $0.entry.handle : nil })
     }
 
     /// The least recently used entry that `isBusy` does not protect, removed from the cache.
@@ -33,9 +43,6 @@ struct TimelineCache: Sendable {
         guard let index = entries.firstIndex(where: { !isBusy($0.entry.handle) }) else { return nil }
         return entries.remove(at: index).entry
     }
-
-    /// The bytes the board holds under `handle`, if the cache knows them.
-    func bytes(of handle: UInt8) -> [UInt8]? { entries.first { $0.entry.handle == handle }?.bytes }
 
     mutating func remove(handle: UInt8) { entries.removeAll { $0.entry.handle == handle } }
 
