@@ -120,6 +120,13 @@ let package = Package(
             name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
         ),
         .testTarget(name: "ThrumCoreHapticsTests", dependencies: ["ThrumCoreHaptics", "Thrum"]),
+        // Core Haptics client code as apps write it, compiled in Swift 5 mode (where most apps
+        // are) and, through a link to the same folder, in Swift 6 mode.
+        .testTarget(
+            name: "CoreHapticsClientTests", dependencies: ["ThrumCoreHaptics", "Thrum", "ThrumTransport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "CoreHapticsClientTests6", dependencies: ["ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
         .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline"]),
     ]
 )

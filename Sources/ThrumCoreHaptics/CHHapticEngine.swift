@@ -6,7 +6,10 @@ import ThrumWire
 /// Core Haptics' engine (`CHHapticEngine`) on a Thrum board: the default device (`THRUM_DEVICE`,
 /// else the embedded simulator). Calls block until the board has answered, as Core Haptics'
 /// synchronous calls do; call them from your main thread or game loop, not from a Swift task.
-public final class CHHapticEngine: @unchecked Sendable {
+///
+/// Every handler (stopped, reset, finished, completion) runs on the engine's own serial callback
+/// queue, in order, and may call the API again, as Apple's header promises.
+open class CHHapticEngine: @unchecked Sendable {
     public enum StoppedReason: Int, Sendable {
         case audioSessionInterrupt = 1
         case applicationSuspended = 2
@@ -22,23 +25,32 @@ public final class CHHapticEngine: @unchecked Sendable {
         case leaveEngineRunning = 2
     }
 
-    public typealias StoppedHandler = @Sendable (StoppedReason) -> Void
-    public typealias ResetHandler = @Sendable () -> Void
-    public typealias FinishedHandler = @Sendable ((any Error)?) -> FinishedAction
-    public typealias CompletionHandler = @Sendable ((any Error)?) -> Void
+    // Apple's handler types: not `@Sendable`, so main-actor code can write them.
+    public typealias StoppedHandler = (StoppedReason) -> Void
+    public typealias ResetHandler = () -> Void
+    public typealias FinishedHandler = ((any Error)?) -> FinishedAction
+    public typealias CompletionHandler = ((any Error)?) -> Void
 
     /// The Thrum engine underneath, for what Core Haptics has no words for (events, statistics).
     public let engine: HapticEngine
     private let lock = NSLock()
     private var stopped: StoppedHandler?
     private var reset: ResetHandler?
-    private var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false)
+    private var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false)
     private var watcher: Task<Void, Never>?
+    let callbacks = CallbackQueue()
 
     /// An engine for the default device.
     public init() throws {
         do { engine = try HapticEngine() } catch { throw CHHapticError(error) }
         watch()
+    }
+
+    /// Apple's form for apps that configure an `AVAudioSession`. Linux has no AVFoundation, so the
+    /// session is whatever the app passes (its own stand-in type, or `nil`); a Thrum board has no
+    /// audio session to share, so it is not used.
+    public convenience init(audioSession: Any?) throws {
+        try self.init()
     }
 
     /// An engine for a given Thrum engine (tests, or a device chosen in code).
@@ -49,7 +61,7 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     deinit { watcher?.cancel() }
 
-    /// Delivers the engine's stops and resets to the handlers, as Core Haptics does.
+    /// Delivers the engine's stops and resets to the handlers on the callback queue, in order.
     private func watch() {
         let events = engine.events
         watcher = Task { [weak self] in
@@ -62,9 +74,11 @@ public final class CHHapticEngine: @unchecked Sendable {
                     case .notifyWhenFinished: .notifyWhenFinished
                     default: .systemError
                     }
-                    self.stoppedHandler(mapped)
+                    let handler = Unchecked(self.stoppedHandler)
+                    self.callbacks.deliver { handler.value(mapped) }
                 case .reset:
-                    self.resetHandler()
+                    let handler = Unchecked(self.resetHandler)
+                    self.callbacks.deliver { handler.value() }
                 default:
                     continue
                 }
@@ -92,11 +106,12 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     public func start(completionHandler: CompletionHandler? = nil) {
-        detached({ try await self.engine.start() }, completion: completionHandler)
+        detached({ try await self.engine.start() }, completion: completionHandler, on: callbacks)
     }
 
+    /// Stops the engine; as in Core Haptics, the stopped handler is not called.
     public func stop(completionHandler: CompletionHandler? = nil) {
-        detached({ await self.engine.stop() }, completion: completionHandler)
+        detached({ await self.engine.stop() }, completion: completionHandler, on: callbacks)
     }
 
     public var stoppedHandler: StoppedHandler {
@@ -115,11 +130,23 @@ public final class CHHapticEngine: @unchecked Sendable {
         set { lock.withLock { reset = newValue } }
     }
 
+    /// Calls `finishedHandler` on the callback queue once every player has finished, or at once
+    /// when none plays or the engine is stopped (as Apple documents). Its answer `.stopEngine`
+    /// stops the engine, and the stopped handler hears `.notifyWhenFinished`.
     public func notifyWhenPlayersFinished(finishedHandler: @escaping FinishedHandler) {
-        let handler: @Sendable ((any Error)?) -> Thrum.FinishedAction = { error in
-            finishedHandler(error) == .stopEngine ? .stopEngine : .leaveEngineRunning
+        let handler = Unchecked(finishedHandler)
+        let engine = engine
+        let stopIfAsked: ((any Error)?) -> Void = { error in
+            guard handler.value(error) == .stopEngine else { return }
+            Task { await engine.stop(reporting: .notifyWhenFinished) }
         }
-        try? blocking { await self.engine.notifyWhenPlayersFinished(handler) }
+        let forward = callbacks.forwarding(stopIfAsked)
+        try? blocking {
+            await engine.notifyWhenPlayersFinishedOrNow { error in
+                forward(error.map { CHHapticError($0) })
+                return .leaveEngineRunning
+            }
+        }
     }
 
     /// Seconds on the board's clock: the time base of every `atTime:`.
@@ -137,7 +164,8 @@ public final class CHHapticEngine: @unchecked Sendable {
         }
     }
 
-    /// Like the two below, takes effect at each player's next start.
+    /// Like the three below, takes effect at each player's next start (Core Haptics: at the
+    /// engine's next start).
     public var isMutedForHaptics: Bool {
         get { lock.withLock { settings.mutedHaptics } }
         set { lock.withLock { settings.mutedHaptics = newValue } }
@@ -153,6 +181,12 @@ public final class CHHapticEngine: @unchecked Sendable {
         set { lock.withLock { settings.hapticsOnly = newValue } }
     }
 
+    /// Core Haptics' iOS 16 setting: haptic events are skipped, audio events play.
+    public var playsAudioOnly: Bool {
+        get { lock.withLock { settings.audioOnly } }
+        set { lock.withLock { settings.audioOnly = newValue } }
+    }
+
     // MARK: players
 
     public func makePlayer(with pattern: CHHapticPattern) throws -> any CHHapticPatternPlayer {
@@ -165,13 +199,15 @@ public final class CHHapticEngine: @unchecked Sendable {
 
     /// Which events this engine plays; a player made under another filter is remade at its next start.
     struct PlaybackFilter: Equatable, Sendable {
-        var hapticsOnly = false
-        var mutedAudio = false
-        var mutedHaptics = false
+        var skipsAudio = false
+        var skipsHaptics = false
     }
 
     var playbackFilter: PlaybackFilter {
-        lock.withLock { PlaybackFilter(hapticsOnly: settings.hapticsOnly, mutedAudio: settings.mutedAudio, mutedHaptics: settings.mutedHaptics) }
+        lock.withLock {
+            PlaybackFilter(
+                skipsAudio: settings.hapticsOnly || settings.mutedAudio, skipsHaptics: settings.audioOnly || settings.mutedHaptics)
+        }
     }
 
     /// A Thrum player for `pattern` as this engine plays it under `filter`.
@@ -188,11 +224,12 @@ public final class CHHapticEngine: @unchecked Sendable {
     }
 
     /// The pattern as this engine plays it: without audio events when the engine plays haptics
-    /// only or is muted for audio, without haptic events when muted for haptics.
+    /// only or is muted for audio, without haptic events when it plays audio only or is muted for
+    /// haptics.
     private static func prepared(_ pattern: HapticPattern, _ filter: PlaybackFilter) -> HapticPattern {
         var result = pattern
         result.events.removeAll { event in
-            (event.type.isAudio && (filter.hapticsOnly || filter.mutedAudio)) || (event.type.isHaptic && filter.mutedHaptics)
+            (event.type.isAudio && filter.skipsAudio) || (event.type.isHaptic && filter.skipsHaptics)
         }
         return result
     }

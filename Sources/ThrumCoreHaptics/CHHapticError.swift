@@ -1,9 +1,15 @@
+import Foundation
 import Thrum
 
-/// Core Haptics' error, with Apple's codes (`CHHapticError.Code`). `underlying` is Thrum's own
-/// error, whose description says what happened and what to do.
-public struct CHHapticError: Error, CustomStringConvertible, Sendable {
-    public enum Code: Int, Sendable {
+/// Core Haptics' error domain (`CHHapticErrorDomain`).
+public let CHHapticErrorDomain = "com.apple.CoreHaptics"
+
+/// Core Haptics' error, with Apple's codes (`CHHapticError.Code`). It bridges to `NSError` as
+/// Apple's does: `(error as NSError).domain` is `"com.apple.CoreHaptics"` and `.code` is the Core
+/// Haptics code, so a plug-in can pass it across a C boundary. `underlying` is Thrum's own error,
+/// whose description says what happened and what to do.
+public struct CHHapticError: CustomNSError, CustomStringConvertible, Hashable, @unchecked Sendable {
+    public enum Code: Int, Sendable, Equatable {
         case engineNotRunning = -4805
         case operationNotPermitted = -4806
         case engineStartTimeout = -4808
@@ -30,15 +36,28 @@ public struct CHHapticError: Error, CustomStringConvertible, Sendable {
         case memoryError = -4899
     }
 
-    public static let errorDomain = "com.apple.CoreHaptics"
+    public static var errorDomain: String { CHHapticErrorDomain }
 
     public let code: Code
+    /// Apple's form: what `NSError.userInfo` carries. Thrum puts its message under
+    /// `NSLocalizedDescriptionKey`.
+    public let userInfo: [String: Any]
     public let underlying: (any Error & Sendable)?
     let message: String
 
-    public init(_ code: Code, _ message: String = "", underlying: (any Error & Sendable)? = nil) {
+    /// Apple's initialiser.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.userInfo = userInfo
+        self.message = userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+        self.underlying = nil
+    }
+
+    /// An error with Thrum's explanation of what happened.
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.userInfo = message.isEmpty ? [:] : [NSLocalizedDescriptionKey: message]
         self.underlying = underlying
     }
 
@@ -54,5 +73,51 @@ public struct CHHapticError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { userInfo }
     public var description: String { "CHHapticError \(code.rawValue) (\(code)): \(message)" }
+
+    public static func == (lhs: CHHapticError, rhs: CHHapticError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+    }
+}
+
+extension CHHapticError.Code {
+    /// `catch CHHapticError.engineNotRunning { … }`, as with Apple's error enums.
+    public static func ~= (code: Self, error: any Error) -> Bool {
+        (error as? CHHapticError)?.code == code
+    }
+}
+
+/// Apple's error enums offer each code on the error type itself (`CHHapticError.engineNotRunning`).
+extension CHHapticError {
+    public static var engineNotRunning: Code { .engineNotRunning }
+    public static var operationNotPermitted: Code { .operationNotPermitted }
+    public static var engineStartTimeout: Code { .engineStartTimeout }
+    public static var notSupported: Code { .notSupported }
+    public static var serverInitFailed: Code { .serverInitFailed }
+    public static var serverInterrupted: Code { .serverInterrupted }
+    public static var invalidPatternPlayer: Code { .invalidPatternPlayer }
+    public static var invalidPatternData: Code { .invalidPatternData }
+    public static var invalidPatternDictionary: Code { .invalidPatternDictionary }
+    public static var invalidAudioSession: Code { .invalidAudioSession }
+    public static var invalidEngineParameter: Code { .invalidEngineParameter }
+    public static var invalidParameterType: Code { .invalidParameterType }
+    public static var invalidEventType: Code { .invalidEventType }
+    public static var invalidEventTime: Code { .invalidEventTime }
+    public static var invalidEventDuration: Code { .invalidEventDuration }
+    public static var invalidAudioResource: Code { .invalidAudioResource }
+    public static var resourceNotAvailable: Code { .resourceNotAvailable }
+    public static var badEventEntry: Code { .badEventEntry }
+    public static var badParameterEntry: Code { .badParameterEntry }
+    public static var invalidTime: Code { .invalidTime }
+    public static var fileNotFound: Code { .fileNotFound }
+    public static var insufficientPower: Code { .insufficientPower }
+    public static var unknownError: Code { .unknownError }
+    public static var memoryError: Code { .memoryError }
 }

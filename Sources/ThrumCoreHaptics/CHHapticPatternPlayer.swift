@@ -4,7 +4,7 @@ import ThrumModel
 
 /// Plays a pattern (Core Haptics' `CHHapticPatternPlayer`). Each call waits until the board has
 /// the command.
-public protocol CHHapticPatternPlayer: AnyObject, Sendable {
+public protocol CHHapticPatternPlayer: AnyObject {
     func start(atTime time: TimeInterval) throws
     func stop(atTime time: TimeInterval) throws
     func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws
@@ -24,7 +24,8 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
     var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? { get set }
 }
 
-public typealias CHHapticAdvancedPatternPlayerCompletionHandler = @Sendable ((any Error)?) -> Void
+/// Apple's type: not `@Sendable`; it runs on the engine's callback queue.
+public typealias CHHapticAdvancedPatternPlayerCompletionHandler = ((any Error)?) -> Void
 
 /// Both player kinds, over Thrum's advanced player. Property setters that Core Haptics makes
 /// non-throwing report a failure to the engine's log instead of losing it silently.
@@ -43,10 +44,12 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
     private var end: TimeInterval = 0
     private var rate: Float = 1
     private var completion: CHHapticAdvancedPatternPlayerCompletionHandler?
+    private let callbacks: CallbackQueue
 
     init(_ pattern: HapticPattern, on owner: CHHapticEngine) throws {
         self.pattern = pattern
         self.owner = owner
+        self.callbacks = owner.callbacks
         let filter = owner.playbackFilter
         self.filter = filter
         self.current = try owner.makeThrumPlayer(pattern, filter: filter)
@@ -66,7 +69,8 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
         guard let owner, owner.playbackFilter != madeFor else { return }
         let wanted = owner.playbackFilter
         let replacement = try owner.makeThrumPlayer(pattern, filter: wanted)
-        let (old, muted, looping, end, rate, completion) = lock.withLock { (current, self.muted, self.looping, self.end, self.rate, self.completion) }
+        let (old, muted, looping, end, rate) = lock.withLock { (current, self.muted, self.looping, self.end, self.rate) }
+        let completion = forwardedCompletion
         try blocking {
             try await old.cancel()
             if muted { try await replacement.setMuted(true) }
@@ -146,7 +150,16 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
         get { lock.withLock { completion } }
         set {
             lock.withLock { completion = newValue }
-            try? blocking { await self.player.setCompletionHandler(newValue) }
+            let forwarded = forwardedCompletion
+            try? blocking { await self.player.setCompletionHandler(forwarded) }
+        }
+    }
+
+    /// The completion handler as Thrum's player calls it: handed to the callback queue, so that it
+    /// may restart this player without waiting on the engine that is finishing it.
+    private var forwardedCompletion: (@Sendable ((any Error)?) -> Void)? {
+        lock.withLock { completion }.map { handler in
+            callbacks.forwarding { (error: (any Error)?) in handler(error.map { CHHapticError($0) }) }
         }
     }
 

@@ -7,8 +7,12 @@ public let CHHapticTimeImmediate: TimeInterval = 0
 /// A registered audio resource (`registerAudioResource`).
 public typealias CHHapticAudioResourceID = Int
 
+// The value classes are open and not `Sendable`, as Core Haptics' are: apps subclass them (to make
+// them `Decodable` in their own AHAP readers, calling the designated initialisers from
+// `required init(from:)`). Thrum reads their values into its own model when a pattern is made.
+
 /// An event parameter: `CHHapticEvent.ParameterID` and its value.
-public final class CHHapticEventParameter: @unchecked Sendable {
+open class CHHapticEventParameter {
     public let parameterID: CHHapticEvent.ParameterID
     public var value: Float
 
@@ -19,7 +23,7 @@ public final class CHHapticEventParameter: @unchecked Sendable {
 }
 
 /// One event of a pattern (`CHHapticEvent`).
-public final class CHHapticEvent: @unchecked Sendable {
+open class CHHapticEvent {
     public struct EventType: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -85,7 +89,7 @@ public final class CHHapticEvent: @unchecked Sendable {
 }
 
 /// A dynamic parameter (`CHHapticDynamicParameter`): a control value from a time on.
-public final class CHHapticDynamicParameter: @unchecked Sendable {
+open class CHHapticDynamicParameter {
     public struct ID: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -126,8 +130,8 @@ public final class CHHapticDynamicParameter: @unchecked Sendable {
 }
 
 /// A parameter curve (`CHHapticParameterCurve`): control points relative to the curve's time.
-public final class CHHapticParameterCurve: @unchecked Sendable {
-    public final class ControlPoint: @unchecked Sendable {
+open class CHHapticParameterCurve {
+    open class ControlPoint {
         public var relativeTime: TimeInterval
         public var value: Float
 
@@ -154,7 +158,7 @@ public final class CHHapticParameterCurve: @unchecked Sendable {
 }
 
 /// A pattern (`CHHapticPattern`): events plus authored controls.
-public final class CHHapticPattern: @unchecked Sendable {
+open class CHHapticPattern {
     let pattern: HapticPattern
 
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
@@ -172,8 +176,9 @@ public final class CHHapticPattern: @unchecked Sendable {
         }
     }
 
-    /// An AHAP dictionary, as `JSONSerialization` returns it.
-    public init(dictionary: [String: Any]) throws {
+    /// An AHAP dictionary: built with ``Key`` or string literals, or as `JSONSerialization`,
+    /// `PropertyListSerialization` or an `NSDictionary` gives it.
+    public init(dictionary: [Key: Any]) throws {
         let result = PatternFile.read(dictionary: dictionary)
         guard let pattern = result.pattern, !result.diagnostics.hasErrors else {
             throw CHHapticError(.invalidPatternDictionary, result.diagnostics.errors.map(\.description).joined(separator: "; "))
@@ -181,6 +186,53 @@ public final class CHHapticPattern: @unchecked Sendable {
         self.pattern = pattern
     }
 
+    /// The pattern as an AHAP dictionary, which ``init(dictionary:)`` reads back to the same
+    /// pattern. As in Core Haptics, a pattern that plays registered audio resources cannot be
+    /// exported (`operationNotPermitted`): a resource ID means nothing outside this process.
+    public func exportDictionary() throws -> [Key: Any] {
+        if let event = pattern.events.first(where: { $0.waveform?.resourceID != nil && $0.waveform?.path == nil }) {
+            throw CHHapticError(
+                .operationNotPermitted, "the AudioCustom event at \(event.time) s plays registered audio resource \(event.waveform!.resourceID!)")
+        }
+        let data = AHAPWriter.data(for: pattern, pretty: false)
+        guard let dictionary = try JSONSerialization.jsonObject(with: data) as? [Key: Any] else {
+            throw CHHapticError(.unknownError, "the AHAP writer did not produce a dictionary")
+        }
+        return dictionary
+    }
+
     /// Seconds, as Core Haptics defines a pattern's duration.
     public var duration: TimeInterval { pattern.duration }
+}
+
+extension CHHapticPattern {
+    /// The keys of an AHAP dictionary (`CHHapticPattern.Key`).
+    ///
+    /// On Apple's platforms `Key` is a struct that Objective-C bridging turns into and out of
+    /// `NSString`. Linux has no such bridging for a struct of ours, so
+    /// `JSONSerialization.jsonObject(with:) as? [CHHapticPattern.Key: Any]` could only succeed if
+    /// `Key` were `String` itself. It is: the static members (`.pattern`, `.event`, …) extend
+    /// `String`, and `Key(rawValue:)`, `rawValue` and `Key("Pattern")` work as on Apple's platforms.
+    public typealias Key = String
+}
+
+extension CHHapticPattern.Key {
+    public init(rawValue: String) { self = rawValue }
+    public var rawValue: String { self }
+
+    public static let version: CHHapticPattern.Key = "Version"
+    public static let pattern: CHHapticPattern.Key = "Pattern"
+    public static let event: CHHapticPattern.Key = "Event"
+    public static let eventType: CHHapticPattern.Key = "EventType"
+    public static let time: CHHapticPattern.Key = "Time"
+    public static let eventDuration: CHHapticPattern.Key = "EventDuration"
+    public static let eventWaveformPath: CHHapticPattern.Key = "EventWaveformPath"
+    public static let eventParameters: CHHapticPattern.Key = "EventParameters"
+    public static let eventWaveformUseVolumeEnvelope: CHHapticPattern.Key = "EventWaveformUseVolumeEnvelope"
+    public static let eventWaveformLoopEnabled: CHHapticPattern.Key = "EventWaveformLoopEnabled"
+    public static let parameter: CHHapticPattern.Key = "Parameter"
+    public static let parameterID: CHHapticPattern.Key = "ParameterID"
+    public static let parameterValue: CHHapticPattern.Key = "ParameterValue"
+    public static let parameterCurve: CHHapticPattern.Key = "ParameterCurve"
+    public static let parameterCurveControlPoints: CHHapticPattern.Key = "ParameterCurveControlPoints"
 }

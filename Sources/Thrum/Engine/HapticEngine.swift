@@ -153,6 +153,14 @@ public actor HapticEngine {
         await shutDown(link: link, reason: nil)
     }
 
+    /// Stops as ``stop()`` does, then tells the stopped handler and the events why (Core Haptics'
+    /// layer: a finished handler that answered `.stopEngine` on its own queue).
+    package func stop(reporting reason: StoppedReason) async {
+        guard let link else { return }
+        if isRunning { await standby(link) }
+        await shutDown(link: link, reason: reason)
+    }
+
     /// Asks the board to put its drivers in standby, waiting at most a second for it to confirm:
     /// a board that went away silently must not hold anyone up until the link gives up on it.
     private func standby(_ link: BoardLink) async {
@@ -175,6 +183,19 @@ public actor HapticEngine {
     /// Calls `handler` once every player has finished; its answer says whether the engine stops.
     public func notifyWhenPlayersFinished(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
         finishedHandler = handler
+    }
+
+    /// Core Haptics' form: when the engine is stopped or no player plays, `handler` is called at
+    /// once (as Apple documents); otherwise once every player has finished.
+    package func notifyWhenPlayersFinishedOrNow(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
+        if !isRunning || nothingPlaying {
+            finishedHandler = nil
+            if handler(nil) == .stopEngine, isRunning {
+                Task { [weak self] in await self?.stop(reporting: .notifyWhenFinished) }
+            }
+        } else {
+            finishedHandler = handler
+        }
     }
 
     /// Adds a line to the engine's events (for layers above the engine that have no error to throw).
@@ -368,11 +389,8 @@ public actor HapticEngine {
         noteActivity()
         if nothingPlaying, let handler = finishedHandler {
             finishedHandler = nil
-            if handler(nil) == .stopEngine, let link {
-                Task { [weak self] in
-                    await self?.standby(link)
-                    await self?.shutDown(link: link, reason: .notifyWhenFinished)
-                }
+            if handler(nil) == .stopEngine {
+                Task { [weak self] in await self?.stop(reporting: .notifyWhenFinished) }
             }
         }
     }
