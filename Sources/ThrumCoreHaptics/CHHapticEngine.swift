@@ -237,12 +237,17 @@ open class CHHapticEngine: @unchecked Sendable {
     // MARK: audio
 
     /// Registers an audio file for `AudioCustom` events. The file must exist; boards without an
-    /// audio output skip such events.
+    /// audio output skip such events. `options` takes ``CHHapticAudioResourceKey`` keys with
+    /// `Bool` values; an unknown key or a value of another type is an error, naming it.
     public func registerAudioResource(_ resourceURL: URL, options: [AnyHashable: Any] = [:]) throws -> CHHapticAudioResourceID {
         guard FileManager.default.fileExists(atPath: resourceURL.path) else {
             throw CHHapticError(.fileNotFound, "\(resourceURL.path) does not exist")
         }
-        return try blocking { try await self.engine.registerAudioResource(resourceURL) }
+        let settings = try CHHapticAudioResourceKey.settings(from: options)
+        return try blocking {
+            try await self.engine.registerAudioResource(
+                resourceURL, useVolumeEnvelope: settings.useVolumeEnvelope, loopEnabled: settings.loopEnabled)
+        }
     }
 
     public func unregisterAudioResource(_ resourceID: CHHapticAudioResourceID) throws {

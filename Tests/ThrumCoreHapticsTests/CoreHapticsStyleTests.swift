@@ -170,6 +170,21 @@ struct CoreHapticsStyleTests {
         }
     }
 
+    @Test("audio resource options take CHHapticAudioResourceKey and Bool values; anything else is refused by name")
+    func audioResourceOptions() throws {
+        let engine = Self.simulatorEngine()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-options-\(UUID().uuidString).aiff")
+        try Data("not audio".utf8).write(to: url)
+        let id = try engine.registerAudioResource(url, options: [CHHapticAudioResourceKey.loopEnabled: true, "UseVolumeEnvelope": false])
+        #expect(id > 0)
+        #expect { try engine.registerAudioResource(url, options: ["Loop": true]) } throws: {
+            ($0 as? CHHapticError)?.code == .invalidEngineParameter && "\($0)".contains("Loop")
+        }
+        #expect { try engine.registerAudioResource(url, options: [CHHapticAudioResourceKey.loopEnabled: 1]) } throws: {
+            "\($0)".contains("LoopEnabled must be a Bool")
+        }
+    }
+
     @Test("capabilities give each parameter's range and default")
     func capabilities() throws {
         let capability = CHHapticEngine.capabilitiesForHardware()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Thrum
+import ThrumModel
 import ThrumSimulator
 import ThrumTransport
 
@@ -45,6 +46,19 @@ struct AudioResourceTests {
         let info = try WAVInfo.read(Self.wav(seconds: 0.25))
         #expect(info.sampleRate == 8000 && info.channels == 1 && info.bitsPerSample == 16)
         #expect(abs(info.seconds - 0.25) < 1e-9)
+    }
+
+    @Test("a resource's registration options become the flags of the events that play it")
+    func registrationOptions() throws {
+        let url = try Self.file(Self.wav(seconds: 0.1), named: "loop.wav")
+        var resources = AudioResources()
+        let looping = try resources.register(url, useVolumeEnvelope: false, loopEnabled: true)
+        let plain = try resources.register(url)
+        let pattern = HapticPattern(events: [looping, plain].map {
+            HapticEvent(.audioCustom, time: 0, duration: 0, parameters: [], waveform: AudioWaveform(resourceID: $0))
+        })
+        let flags = try resources.resolve(pattern).events.map { ($0.waveform!.useVolumeEnvelope, $0.waveform!.loopEnabled) }
+        #expect(flags.map { [$0.0, $0.1] } == [[false, true], [true, false]])
     }
 
     @Test("a file that is not a WAV file is refused, saying what and where")

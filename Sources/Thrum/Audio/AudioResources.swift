@@ -14,6 +14,10 @@ struct AudioResources: Sendable {
         var sound: Result<WAVSamples, Unplayable>
         /// Its waveform object at the rate last asked for (boards of one engine share a rate).
         var object: Object?
+        /// What the events that play it say for `EventWaveformUseVolumeEnvelope` and
+        /// `EventWaveformLoopEnabled` (Core Haptics' registration options).
+        var useVolumeEnvelope = true
+        var loopEnabled = false
     }
 
     struct Object: Sendable, Equatable {
@@ -29,7 +33,7 @@ struct AudioResources: Sendable {
     private var resources: [Int: Resource] = [:]
     private var nextID = 1
 
-    mutating func register(_ url: URL) throws(HapticEngineError) -> Int {
+    mutating func register(_ url: URL, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false) throws(HapticEngineError) -> Int {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .audioResource("\(url.path): cannot be read (\(error.localizedDescription))")
@@ -48,7 +52,8 @@ struct AudioResources: Sendable {
             }
         }
         defer { nextID += 1 }
-        resources[nextID] = Resource(url: url, duration: duration, sound: sound)
+        resources[nextID] = Resource(
+            url: url, duration: duration, sound: sound, useVolumeEnvelope: useVolumeEnvelope, loopEnabled: loopEnabled)
         return nextID
     }
 
@@ -73,8 +78,9 @@ struct AudioResources: Sendable {
         }
     }
 
-    /// `pattern` with each `AudioCustom` event that names a registered resource and has no
-    /// duration given its file's length. An unregistered ID is an error, naming the event.
+    /// `pattern` with each `AudioCustom` event that names a registered resource given the
+    /// resource's options, and its file's length when it has no duration. An unregistered ID is an
+    /// error, naming the event.
     func resolve(_ pattern: HapticPattern) throws(HapticEngineError) -> HapticPattern {
         var resolved = pattern
         for index in resolved.events.indices where resolved.events[index].type == .audioCustom {
@@ -85,6 +91,8 @@ struct AudioResources: Sendable {
             if resolved.events[index].duration == 0, let duration = resource.duration {
                 resolved.events[index].duration = duration
             }
+            resolved.events[index].waveform?.useVolumeEnvelope = resource.useVolumeEnvelope
+            resolved.events[index].waveform?.loopEnabled = resource.loopEnabled
         }
         return resolved
     }

@@ -264,8 +264,11 @@ public actor HapticEngine {
     /// returns its ID. The board plays such an event on its audio lane for the event's duration,
     /// or, when the pattern gives none, for the file's length (WAV files; SEMANTICS.md §6.2). A
     /// board without an audio output skips audio events and the engine says so.
-    public func registerAudioResource(_ url: URL) throws -> Int {
-        try audioResources.register(url)
+    ///
+    /// `useVolumeEnvelope` and `loopEnabled` are what the events that play it say for
+    /// `EventWaveformUseVolumeEnvelope` and `EventWaveformLoopEnabled` (Core Haptics' options).
+    public func registerAudioResource(_ url: URL, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false) throws -> Int {
+        try audioResources.register(url, useVolumeEnvelope: useVolumeEnvelope, loopEnabled: loopEnabled)
     }
 
     public func unregisterAudioResource(_ id: Int) throws {
