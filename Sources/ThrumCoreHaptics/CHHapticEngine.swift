@@ -114,6 +114,15 @@ open class CHHapticEngine: @unchecked Sendable {
         detached({ await self.engine.stop() }, completion: completionHandler, on: callbacks)
     }
 
+    /// The `async` forms Swift makes of Core Haptics' completion-handler methods.
+    public func start() async throws {
+        do { try await engine.start() } catch { throw CHHapticError(error) }
+    }
+
+    public func stop() async throws {
+        await engine.stop()
+    }
+
     public var stoppedHandler: StoppedHandler {
         get {
             let handler: StoppedHandler? = lock.withLock { stopped }

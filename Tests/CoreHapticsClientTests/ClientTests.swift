@@ -62,6 +62,16 @@ struct ClientTests {
         try await board.wait { stopped.isOpen }
     }
 
+    @Test("the async forms of start and stop")
+    func asyncForms() async throws {
+        let board = VirtualBoard()
+        let engine = board.engine
+        try await board.clock.drive { try await engine.start() }
+        try await board.onMain { try engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0) }
+        try await board.clock.drive { try await engine.stop() }
+        await #expect(throws: CHHapticError.self) { try await board.onMain { try engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0) } }
+    }
+
     @Test("an app's Decodable subclasses of the value classes read an AHAP file that plays")
     func decodableSubclasses() async throws {
         let text = """

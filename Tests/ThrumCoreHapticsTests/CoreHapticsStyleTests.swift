@@ -125,7 +125,7 @@ struct CoreHapticsStyleTests {
         }
         let statistics = await engine.engine.statistics
         #expect(statistics.uploads == 4, "one swish and three collision timelines")
-        engine.stop()
+        try await engine.stop()
     }
 
     @Test("muting haptics after a player was made takes effect at its next start")
@@ -146,7 +146,7 @@ struct CoreHapticsStyleTests {
         let statistics = await engine.engine.statistics
         #expect(statistics.uploads == 1, "the early player was remade without its haptic event")
         #expect(statistics.cacheHits == 1)
-        engine.stop()
+        try await engine.stop()
     }
 
     @Test("errors carry Core Haptics' codes")
