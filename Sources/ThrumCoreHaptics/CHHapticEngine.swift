@@ -224,12 +224,20 @@ open class CHHapticEngine: @unchecked Sendable {
         try blocking { try await self.engine.makeAdvancedPlayer(with: Self.prepared(pattern, filter)) }
     }
 
+    /// Plays an AHAP (or `.haptic`) file once, starting the engine first if it is stopped, as
+    /// Core Haptics does.
     public func playPattern(from url: URL) throws {
-        try blocking { try await self.engine.playPattern(from: url) }
+        try blocking {
+            try await self.engine.start()
+            try await self.engine.playPattern(from: url)
+        }
     }
 
     public func playPattern(from data: Data) throws {
-        try blocking { try await self.engine.playPattern(from: data) }
+        try blocking {
+            try await self.engine.start()
+            try await self.engine.playPattern(from: data)
+        }
     }
 
     /// The pattern as this engine plays it: without audio events when the engine plays haptics

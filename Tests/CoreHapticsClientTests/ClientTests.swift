@@ -181,6 +181,13 @@ struct ClientTests {
         #expect(CHHapticPattern.Key(rawValue: "Pattern") == .pattern && CHHapticPattern.Key.pattern.rawValue == "Pattern")
     }
 
+    @Test("playPattern(from:) starts a stopped engine, as Core Haptics does")
+    func playPatternStarts() async throws {
+        let board = VirtualBoard()
+        let ahap = #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0.0, "EventType": "HapticTransient"}}]}"#
+        try await board.onMain { try board.engine.playPattern(from: Data(ahap.utf8)) }
+    }
+
     @Test("an engine accepts the app's own audio session type, or nil")
     func audioSession() throws {
         let withSession = try CHHapticEngine(audioSession: AVAudioSession.sharedInstance())
