@@ -22,6 +22,7 @@ final class FeedbackManager {
     let engine: CHHapticEngine
     var restarts = 0
     var lastError: Error?
+    var engineNeedsStart = false
     private var looper: CHHapticAdvancedPatternPlayer?
 
     init(engine: CHHapticEngine) {
@@ -31,10 +32,11 @@ final class FeedbackManager {
                 FeedbackManager.stopReasons.append(reason)
             }
         }
-        engine.resetHandler = {
-            DispatchQueue.main.async {
-                FeedbackManager.stopReasons.removeAll()
-            }
+        // As Apple's samples write it: main-actor state touched straight from the handler (a
+        // `@Sendable` handler type would not compile here). No test makes the board reset.
+        engine.resetHandler = { [weak self] in
+            self?.engineNeedsStart = true
+            FeedbackManager.stopReasons.removeAll()
         }
     }
 
