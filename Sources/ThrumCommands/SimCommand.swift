@@ -3,7 +3,7 @@ import Foundation
 import ThrumSimulator
 import ThrumTransport
 
-/// `thrum sim --pty [--actuator lra|erm] [--baud N] [--memory BYTES]`
+/// `thrum sim --pty [--actuator lra|erm] [--baud N] [--memory BYTES] [--keep-alive MS]`
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
@@ -34,10 +34,17 @@ struct SimCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes of timeline memory (64 to 16 MiB); a pattern larger than this plays streamed.", valueName: "bytes"))
     var memory: Int = BoardConfiguration().timelineMemory
 
+    @Option(
+        name: .customLong("keep-alive"),
+        help: ArgumentHelp(
+            "How long the board plays on when the host goes silent, in ms (1 to 65535).", valueName: "ms"))
+    var keepAlive: Int = BoardConfiguration().keepAliveMilliseconds
+
     func validate() throws {
         guard pty else { throw ValidationError("thrum sim needs --pty (the only endpoint it offers)") }
         if let baud, !LineModel.baudRates.contains(baud) { throw ValidationError("--baud \(baud): must be \(LineModel.baudRates)") }
         if !(64...(16 << 20)).contains(memory) { throw ValidationError("--memory \(memory): must be 64 bytes to 16 MiB") }
+        if !(1...65535).contains(keepAlive) { throw ValidationError("--keep-alive \(keepAlive): must be 1 to 65535 ms") }
     }
 
     func run() throws {
@@ -45,6 +52,7 @@ struct SimCommand: ParsableCommand {
         board.channels = [actuator == .lra ? .lra() : .erm()]
         board.line = baud.map { LineModel(baudRate: $0) } ?? .usb
         board.timelineMemory = memory
+        board.keepAliveMilliseconds = keepAlive
         let terminal: PseudoTerminal
         do {
             terminal = try PseudoTerminal.open(keepDeviceOpen: true)
