@@ -2,6 +2,7 @@
 #ifndef THR_INTERNAL_H
 #define THR_INTERNAL_H
 
+#include "thr_bytes.h"
 #include "thr_core.h"
 
 /* For small helpers with many call sites, where a call is shorter than the inlined body. */
@@ -21,6 +22,24 @@
 #define THR_AF_DECAY_KNOWN 0x08u
 #define THR_AF_HAPTIC 0x10u
 
+/* SEMANTICS.md §5.1: a transient is full for 10 ms, then falls linearly to 0 over 10 ms. */
+#define THR_TRANSIENT_US 20000u
+
+/* thr_fixed.c: fixed-point maths. */
+/* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12).
+ * Inline: on the renderer's per-event path a call costs more than the body. */
+static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
+{
+    while (length > 0x1FFFFu) {   /* keep x << 15 within 32 bits: long spans lose their low bits first */
+        length >>= 1;
+        x >>= 1;
+    }
+    return (x << 15) / length;
+}
+/* Board microseconds for a stretch of pattern time (ms + frac/256000) at rate/256: 32-bit only,
+ * saturating. */
+uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8);
+
 /* thr_player.c */
 /* &core->player[player], out of line: a Cortex-M0+ needs a dozen bytes to work it out, a call six
  * (not used on the per-event paths). */
@@ -31,12 +50,6 @@ void thr_players_advance(thr_core *core);
 void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass);
 /* Board time `t` is at or after `at` (wrap-safe). */
 static inline int thr_due(uint32_t at, uint32_t t) { return (int32_t)(t - at) >= 0; }
-
-/* Board microseconds for a stretch of pattern time (ms + frac/256000) at rate/256: 32-bit only,
- * saturating. */
-uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8);
-/* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12). */
-uint32_t thr_ramp(uint32_t x, uint32_t length);
 
 static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
 {
@@ -72,31 +85,6 @@ void thr_link_init(thr_core *core);
 void thr_link_poll(thr_core *core);
 /* Calls the notification hook and queues the message for the host; 0 when the send queue was full. */
 int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length);
-
-int thr_utf8_valid(const uint8_t *s, uint32_t n);
-uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length);
-/* thr_store.c: bitwise CRC with a reflected polynomial (CRC-32 0xEDB88320, CRC-32C 0x82F63B78),
- * one loop for both. */
-uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length);
-
-/* thr_store.c: byte copy, front to back, so also for moves towards lower addresses. Used instead
- * of memcpy/memmove: the C library's versions cost a Cortex-M0+ about 320 bytes of flash, and
- * every copy in the core is short or rare. (memset stays: a port's start-up code has it anyway.) */
-void thr_copy(void *dst, const void *src, uint32_t n);
-
-/* little-endian helpers; thr_put_le (thr_store.c) writes `width` bytes of v and returns the
- * position after them: one shared loop rather than inlined byte stores at every field. */
-uint8_t *thr_put_le(uint8_t *p, uint32_t v, unsigned width);
-static inline void thr_put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void thr_put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static inline uint32_t thr_get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static inline uint32_t thr_get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 #include "thr_messages.h"
 

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "thr_bytes.h"
 #include "thr_core.h"
 
 #define FUZZ_FLASH 16384u

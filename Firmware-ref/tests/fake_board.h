@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "thr_bytes.h"
 #include "thr_core.h"
 
 #define FAKE_FLASH_SIZE (64u * 1024u)

@@ -52,8 +52,6 @@ unsigned thr_msg_check(const uint8_t *schema, uint8_t type, const uint8_t *paylo
 unsigned thr_msg_decode(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length,
                         uint8_t *field, uint16_t *offset, uint32_t *values);
 
-uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length);
-
 /* Writes 00 COBS(frame) 00 through `put`, block by block (no buffer): `frame` is the header, the
  * payload and the CRC, `n` bytes in all. */
 void thr_frame_emit(const uint8_t *frame, uint32_t n, void (*put)(void *ctx, const uint8_t *data, uint32_t length),
