@@ -56,11 +56,14 @@ static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
     return value < low ? low : value > 32768 ? 32768 : value;
 }
 
-/* thr_waveform.c (THR_AUDIO_SAMPLES only) */
 #if THR_AUDIO_SAMPLES
+/* thr_waveform.c: a waveform object is 12 header bytes (magic, version, flags, resource ID,
+ * sample rate), then its 8-bit samples. */
+#define THR_WF_HEADER 12u
 int thr_wf_is_object(const uint8_t *bytes, uint32_t size);
 /* Validates the stored object and makes it findable by its resource ID. */
 thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl);
+/* thr_audio.c */
 void thr_audio_init(thr_core *core);
 void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15);
 /* Hands the tick's mixed samples to hal.audio_write and clears the mix (the core starts zeroed). */

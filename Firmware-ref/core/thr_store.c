@@ -113,10 +113,7 @@ thr_status thr_store_free(thr_core *core, uint8_t handle)
     thr_stored_timeline *tl = stored(core, handle);
     uint32_t i, offset, size, end;
     if (!tl) return THR_NO_SUCH_TIMELINE;
-    for (i = 0; i < THR_MAX_PLAYERS; i++) {
-        const thr_player *pl = thr_player_at(core, i);
-        if (pl->state != THR_PLAYER_IDLE && pl->handle == handle) return THR_BUSY;
-    }
+    if (tl->users) return THR_BUSY;   /* a player holds it (counted by thr_player.c) */
     offset = tl->offset;
     size = tl->size;
     tl->state = THR_TL_FREE;

@@ -47,7 +47,7 @@ typedef struct thr_stored_timeline {
     uint32_t received;         /* next offset expected by the upload */
     uint32_t hash;             /* CRC-32C announced by UPLOAD_BEGIN */
     uint8_t state;
-    uint8_t users;             /* players using it */
+    uint8_t users;             /* players not idle that play it: it cannot be freed while > 0 */
     thr_tl_info info;
 } thr_stored_timeline;
 
