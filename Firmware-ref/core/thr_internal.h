@@ -72,7 +72,10 @@ void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15);
 uint32_t thr_tl_waveform_resource(const uint8_t *bytes, const thr_tl_info *info, uint32_t index);
 #endif
 
-/* thr_render.c */
+/* thr_engine.c: per tick while core->fading: stops the engine when the fade is over. */
+void thr_engine_fade_step(thr_core *core, uint32_t t);
+
+/* thr_render.c: one tick of output, after thr_players_tick and before thr_players_advance. */
 void thr_render_tick(thr_core *core, uint32_t t);
 
 /* thr_actuator.c */
@@ -88,6 +91,9 @@ void thr_link_init(thr_core *core);
 void thr_link_poll(thr_core *core);
 /* Calls the notification hook and queues the message for the host; 0 when the send queue was full. */
 int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length);
+/* Reports what the players and the engine recorded (core->reports): ENGINE_STOPPED, then each
+ * PLAYER_FINISHED, which waits in its player while the send queue is full, never dropped (§5.3). */
+void thr_link_report(thr_core *core);
 
 #include "thr_messages.h"
 

@@ -143,6 +143,31 @@ int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t le
     return !core->link.session || send_reliable(core, type, payload, length);
 }
 
+void thr_link_report(thr_core *core)
+{
+    uint8_t p, waiting = 0, payload[6];
+    if (core->stopped_reason) {
+        payload[0] = (uint8_t)(core->stopped_reason - 1u);
+        thr_put32(payload + 1, core->stopped_at);
+        core->stopped_reason = 0;
+        thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
+    }
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        thr_player *pl = &core->player[p];
+        if (!pl->finished_handle) continue;
+        if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) {
+            waiting = 1;   /* tried again after the next tick */
+            continue;
+        }
+        payload[0] = p;
+        payload[1] = (uint8_t)(pl->finished_handle - 1u);
+        thr_put32(payload + 2, pl->finished_at);
+        pl->finished_handle = 0;
+        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6);   /* there is room: never refused */
+    }
+    core->reports = waiting;
+}
+
 /* ---------------- acknowledgements and timeouts (§6) ---------------- */
 
 /* RTO from the estimate (§6.2), or the initial value before any sample. */
@@ -644,6 +669,7 @@ void thr_link_poll(thr_core *core)
     rx.max_payload = THR_MAX_PAYLOAD;
     rx.length = l->piece_length;
     rx.overflowed = l->piece_overflowed;
+    if (core->reports) thr_link_report(core);   /* anything recorded outside a tick goes before replies */
     while (budget-- && l->ring_tail != l->ring_head) {
         uint8_t byte = core->buffers.ring[l->ring_tail];
         int r;

@@ -307,34 +307,20 @@ static void player_loop(thr_core *core, uint8_t player)
     }
 }
 
-/* PLAYER_FINISHED is what tells the host a player is free again: one that finds the send queue
- * full waits in the player (unsent_*) and goes out at a later tick, never dropped (§5.3). */
-static void send_finished(thr_core *core, uint8_t player, uint8_t handle, uint32_t t)
-{
-    thr_player *pl = thr_player_at(core, player);
-    uint8_t payload[6];
-    payload[0] = player;
-    payload[1] = handle;
-    thr_put32(payload + 2, t);
-    pl->unsent_handle = (uint8_t)(handle + 1u);   /* until it is queued */
-    pl->unsent_at = t;
-    if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) return;
-    if (thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6)) pl->unsent_handle = 0;
-}
-
-static void notify_finished(thr_core *core, uint8_t player, uint32_t t)
-{
-    send_finished(core, player, thr_player_at(core, player)->handle, t);
-}
-
-static void player_end(thr_core *core, uint8_t player, uint32_t t, int notify)
+/* A player that ends by itself (its pattern played out, or a STOP fell due) records that it
+ * finished; the link reports it to the host (PLAYER_FINISHED) when its send queue has room. */
+static void player_end(thr_core *core, uint8_t player, uint32_t t, int finished)
 {
     thr_player *pl = thr_player_at(core, player);
     thr_player_free_events(core, player, 0xFFu);
     if (pl->state != THR_PLAYER_IDLE && core->timeline[pl->handle].users > 0u) core->timeline[pl->handle].users--;
     pl->state = THR_PLAYER_IDLE;
     pl->action_pending = 0;
-    if (notify) notify_finished(core, player, t);
+    if (finished) {
+        pl->finished_handle = (uint8_t)(pl->handle + 1u);
+        pl->finished_at = t;
+        core->reports = 1;
+    }
 }
 
 /* Starts playing from a pattern position given in us, at board time t (late by `late` us). */
@@ -390,7 +376,6 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
-        if (pl->unsent_handle) send_finished(core, p, (uint8_t)(pl->unsent_handle - 1u), pl->unsent_at);
         if (pl->state == THR_PLAYER_IDLE) continue;
         do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {
@@ -621,17 +606,4 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     }
     rt->step_after_curve &= (uint16_t)~(1u << slot);
     return THR_OK;
-}
-
-void thr_engine_stop(thr_core *core, uint8_t reason)
-{
-    uint8_t p, payload[5];
-    for (p = 0; p < THR_MAX_PLAYERS; p++) {
-        if (thr_player_at(core, p)->state != THR_PLAYER_IDLE) player_end(core, p, core->now, 0);
-    }
-    for (p = 0; p < THR_MAX_CHANNELS; p++) core->stream[p].active = 0;
-    core->engine_running = 0;
-    payload[0] = reason;
-    thr_put32(payload + 1, core->now);
-    thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
 }

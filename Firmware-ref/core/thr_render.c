@@ -145,7 +145,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
     uint32_t tick = core->tick_us;
     uint32_t safety = THR_Q15_ONE;
 
-    thr_players_tick(core, t);
     for (c = 0; c < channels; c++) {
         mix[c].intensity = 0;
         mix[c].weighted = 0;
@@ -246,8 +245,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
 #if THR_AUDIO_SAMPLES
     thr_audio_end_tick(core, t, safety);
 #endif
-    /* passes move on by one tick times the rate */
-    thr_players_advance(core);
 }
 
 thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint16_t interval_us, uint8_t count,
