@@ -5,13 +5,6 @@
 #include "thr_bytes.h"
 #include "thr_core.h"
 
-/* For small helpers with many call sites, where a call is shorter than the inlined body. */
-#if defined(__GNUC__) || defined(__clang__)
-#define THR_NOINLINE __attribute__((noinline))
-#else
-#define THR_NOINLINE
-#endif
-
 #define THR_Q15_ONE 32768
 #define THR_FRAC_PER_MS 256000u   /* pattern position fraction: 1/256 us */
 

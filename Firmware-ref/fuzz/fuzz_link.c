@@ -10,7 +10,8 @@
 #include <stdlib.h>
 
 #include "fuzz_board.h"
-#include "thr_link.h"
+#include "thr_frame.h"
+#include "thr_message.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

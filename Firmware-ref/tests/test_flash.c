@@ -4,7 +4,6 @@
 #include "fake_board.h"
 #include "test.h"
 #include "thr_flash.h"
-#include "thr_link.h"
 
 static fake_board board;
 static uint8_t tl_a[64], tl_b[1200];

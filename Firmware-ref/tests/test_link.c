@@ -6,7 +6,8 @@
 #define THR_MESSAGES_ALL
 #include "fake_board.h"
 #include "test.h"
-#include "thr_link.h"
+#include "thr_frame.h"
+#include "thr_message.h"
 #include "thr_messages.h"
 #include "generated/wire_vectors.h"
 

@@ -5,6 +5,13 @@
 
 #include <stdint.h>
 
+/* For small helpers with many call sites, where a call is shorter than the inlined body. */
+#if defined(__GNUC__) || defined(__clang__)
+#define THR_NOINLINE __attribute__((noinline))
+#else
+#define THR_NOINLINE
+#endif
+
 /* Bitwise CRC with a reflected polynomial and no table: one loop serves both CRCs below. */
 uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length);
 /* CRC-32C (Castagnoli): the wire's frame CRC and the hash of uploaded and stored timelines. */
