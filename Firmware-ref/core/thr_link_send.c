@@ -10,7 +10,7 @@
 static void put_serial(void *ctx, const uint8_t *data, uint32_t length)
 {
     const thr_core *core = ctx;
-    if (length && core->hal->serial_write) core->hal->serial_write(core->hal->ctx, data, length);
+    if (core->hal->serial_write) core->hal->serial_write(core->hal->ctx, data, length);
 }
 
 uint8_t thr_link_window(const thr_core *core)

@@ -313,7 +313,7 @@ static void player_end(thr_core *core, uint8_t player, uint32_t t, int finished)
 {
     thr_player *pl = thr_player_at(core, player);
     thr_player_free_events(core, player, 0xFFu);
-    if (pl->state != THR_PLAYER_IDLE && core->timeline[pl->handle].users > 0u) core->timeline[pl->handle].users--;
+    if (pl->state != THR_PLAYER_IDLE) core->timeline[pl->handle].users--;   /* counted up by thr_player_start */
     pl->state = THR_PLAYER_IDLE;
     pl->action_pending = 0;
     if (finished) {
