@@ -1,4 +1,5 @@
-/* Initialisation, time, the tick scheduler and the keep-alive safety. */
+/* The top of the core: initialisation, time, the tick scheduler (players, renderer, reports) and
+ * the keep-alive safety. Calls every layer below; nothing calls it. */
 #include <string.h>
 
 #include "thr_flash.h"
