@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "thr_bytes.h"
 #include "thr_core.h"
 
 #define TICKS 1000u

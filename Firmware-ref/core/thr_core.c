@@ -1,4 +1,5 @@
-/* Initialisation, time, the tick scheduler and the keep-alive safety. */
+/* The top of the core: initialisation, time, the tick scheduler (players, renderer, reports) and
+ * the keep-alive safety. Calls every layer below; nothing calls it. */
 #include <string.h>
 
 #include "thr_flash.h"
@@ -62,13 +63,6 @@ static int host_output_active(const thr_core *core)
     return 0;
 }
 
-THR_NOINLINE void thr_engine_fade_out(thr_core *core, uint8_t reason)
-{
-    if (core->fading) return;
-    core->fading = (uint8_t)(reason + 1u);
-    core->fade_start = core->next_tick;
-}
-
 /* Keep-alive (PROTOCOL.md §8): output the host started fades to zero when the host has been silent
  * for keepalive_ms; then the engine stops. Slots played at boot or by a trigger are not host output. */
 static void keepalive(thr_core *core, uint32_t t)
@@ -89,21 +83,15 @@ static void keepalive(thr_core *core, uint32_t t)
     }
 }
 
-static void fade_step(thr_core *core, uint32_t t)
-{
-    if (core->fading && t - core->fade_start >= (uint32_t)core->config->fade_ms * 1000u) {
-        uint8_t reason = (uint8_t)(core->fading - 1u);
-        core->fading = 0;
-        thr_engine_stop(core, reason);
-    }
-}
-
 void thr_core_tick(thr_core *core)
 {
     uint32_t t = core->next_tick;
     keepalive(core, t);
-    fade_step(core, t);
+    if (core->fading) thr_engine_fade_step(core, t);
+    thr_players_tick(core, t);        /* commands due, records reached, controls evaluated */
     thr_render_tick(core, t);
+    thr_players_advance(core);        /* passes move on by one tick times the rate */
+    if (core->reports) thr_link_report(core);   /* what players and the engine did, to the host */
     core->next_tick += core->tick_us;
 }
 

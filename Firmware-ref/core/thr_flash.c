@@ -224,30 +224,27 @@ thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t 
     return THR_OK;
 }
 
-thr_status thr_slot_play(thr_core *core, uint8_t slot, uint8_t player, uint32_t at)
+int thr_slot_used(const thr_core *core, uint8_t slot) { return used_slot(core, slot) != 0; }
+
+thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
 {
     const thr_slot_state *st = used_slot(core, slot);
     uint32_t address, done = 0;
-    uint8_t handle, chunk[COPY_CHUNK];
+    uint8_t chunk[COPY_CHUNK];
     thr_status s;
     if (!st) return THR_NO_SUCH_SLOT;
-    if (player >= THR_MAX_PLAYERS) return THR_NO_SUCH_PLAYER;
     address = slot_address(core, slot, st->bank) + HEADER_SIZE;
     /* the slot's hash is the upload hash (CRC-32C): commit checks the copy against it */
-    s = thr_store_begin(core, st->size, st->hash, &handle);
-    if (s != THR_OK) return s;
-    if (core->timeline[handle].state == THR_TL_UPLOADING) {
-        while (done < st->size) {
-            uint32_t n = st->size - done < COPY_CHUNK ? st->size - done : COPY_CHUNK;
-            if (!flash_read(core, address + done, chunk, n)) return THR_FLASH_ERROR;
-            s = thr_store_chunk(core, handle, done, chunk, n);
-            if (s != THR_OK) return s;
-            done += n;
-        }
-        s = thr_store_commit(core, handle, 0);
+    s = thr_store_begin(core, st->size, st->hash, handle);
+    if (s != THR_OK || core->timeline[*handle].state != THR_TL_UPLOADING) return s;
+    while (done < st->size) {
+        uint32_t n = st->size - done < COPY_CHUNK ? st->size - done : COPY_CHUNK;
+        if (!flash_read(core, address + done, chunk, n)) return THR_FLASH_ERROR;
+        s = thr_store_chunk(core, *handle, done, chunk, n);
         if (s != THR_OK) return s;
+        done += n;
     }
-    return thr_player_start(core, player, handle, at, 0);
+    return thr_store_commit(core, *handle, 0);
 }
 
 thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input)
@@ -263,10 +260,4 @@ thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t 
         return THR_BAD_ARGUMENT;
     }
     return save_meta(core);
-}
-
-thr_status thr_slot_trigger(thr_core *core, uint8_t input)
-{
-    if (input >= sizeof core->flash.trigger_slot || core->flash.trigger_slot[input] == THR_SLOT_NONE) return THR_NO_SUCH_SLOT;
-    return thr_slot_play(core, core->flash.trigger_slot[input], THR_MAX_PLAYERS - 1u, core->now);
 }

@@ -1,19 +1,55 @@
-/* Declarations shared between the core's files (not part of the public API). */
+/* Declarations shared between the core's files (not part of the public API), bottom layer first.
+ * A file calls only files listed above its own section (checked by `make layers`); the frame
+ * codec and the payload checker have public headers (thr_frame.h, thr_message.h), the link's
+ * parts their own (thr_link.h). */
 #ifndef THR_INTERNAL_H
 #define THR_INTERNAL_H
 
+#include "thr_bytes.h"
 #include "thr_core.h"
 
-/* For small helpers with many call sites, where a call is shorter than the inlined body. */
-#if defined(__GNUC__) || defined(__clang__)
-#define THR_NOINLINE __attribute__((noinline))
-#else
-#define THR_NOINLINE
-#endif
-
+/* ---- thr_fixed.c: fixed-point maths ---- */
 #define THR_Q15_ONE 32768
 #define THR_FRAC_PER_MS 256000u   /* pattern position fraction: 1/256 us */
 
+/* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12).
+ * Inline: on the renderer's per-event path a call costs more than the body. */
+static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
+{
+    while (length > 0x1FFFFu) {   /* keep x << 15 within 32 bits: long spans lose their low bits first */
+        length >>= 1;
+        x >>= 1;
+    }
+    return (x << 15) / length;
+}
+/* Board microseconds for a stretch of pattern time (ms + frac/256000) at rate/256: 32-bit only,
+ * saturating. */
+uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8);
+
+static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
+{
+    return value < low ? low : value > 32768 ? 32768 : value;
+}
+/* Board time `t` is at or after `at` (wrap-safe). */
+static inline int thr_due(uint32_t at, uint32_t t) { return (int32_t)(t - at) >= 0; }
+
+/* ---- thr_timeline.c, thr_waveform.c: what stored bytes mean ---- */
+#if THR_AUDIO_SAMPLES
+/* The resource ID of waveform table entry `index` (kind 2), else 0. */
+uint32_t thr_tl_waveform_resource(const uint8_t *bytes, const thr_tl_info *info, uint32_t index);
+/* A waveform object is 12 header bytes (magic, version, flags, resource ID, sample rate), then
+ * its 8-bit samples. */
+#define THR_WF_HEADER 12u
+int thr_wf_is_object(const uint8_t *bytes, uint32_t size);
+/* Validates the stored object and makes it findable by its resource ID. */
+thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl);
+#endif
+
+/* ---- thr_store.c, thr_flash.c: timeline memory and flash slots (the rest in thr_core.h, thr_flash.h) ---- */
+const uint8_t *thr_timeline_bytes(const thr_core *core, uint8_t handle);
+void thr_flash_init(thr_core *core);
+
+/* ---- thr_player.c: players ---- */
 /* active-event flags */
 #define THR_AF_SUSTAINED 0x01u
 #define THR_AF_RELEASING 0x02u
@@ -21,82 +57,44 @@
 #define THR_AF_DECAY_KNOWN 0x08u
 #define THR_AF_HAPTIC 0x10u
 
-/* thr_player.c */
+/* SEMANTICS.md §5.1: a transient is full for 10 ms, then falls linearly to 0 over 10 ms. */
+#define THR_TRANSIENT_US 20000u
+
 /* &core->player[player], out of line: a Cortex-M0+ needs a dozen bytes to work it out, a call six
  * (not used on the per-event paths). */
 thr_player *thr_player_at(thr_core *core, unsigned player);
-const uint8_t *thr_timeline_bytes(const thr_core *core, uint8_t handle);
+/* Per tick, before rendering: commands due, records reached, controls evaluated. A player that
+ * finishes records it for the link (finished_handle, core->reports). */
 void thr_players_tick(thr_core *core, uint32_t t);
+/* After rendering: every playing pass moves on by one tick of board time times the rate. */
 void thr_players_advance(thr_core *core);
 void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass);
-/* Board time `t` is at or after `at` (wrap-safe). */
-static inline int thr_due(uint32_t at, uint32_t t) { return (int32_t)(t - at) >= 0; }
 
-/* Board microseconds for a stretch of pattern time (ms + frac/256000) at rate/256: 32-bit only,
- * saturating. */
-uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8);
-/* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12). */
-uint32_t thr_ramp(uint32_t x, uint32_t length);
-
-static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
-{
-    return value < low ? low : value > 32768 ? 32768 : value;
-}
-
-/* thr_waveform.c (THR_AUDIO_SAMPLES only) */
+/* ---- thr_actuator.c, thr_audio.c, thr_render.c: output ---- */
+void thr_actuator_init(thr_core *core);
+void thr_actuator_map(thr_actuator_state *state, uint16_t level_q15, uint16_t tone_q15,
+                      int16_t *drive_q14, uint16_t *frequency_dhz);
 #if THR_AUDIO_SAMPLES
-int thr_wf_is_object(const uint8_t *bytes, uint32_t size);
-/* Validates the stored object and makes it findable by its resource ID. */
-thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl);
 void thr_audio_init(thr_core *core);
 void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15);
 /* Hands the tick's mixed samples to hal.audio_write and clears the mix (the core starts zeroed). */
 void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15);
-/* thr_timeline.c: the resource ID of waveform table entry `index` (kind 2), else 0. */
-uint32_t thr_tl_waveform_resource(const uint8_t *bytes, const thr_tl_info *info, uint32_t index);
 #endif
-
-/* thr_render.c */
+/* One tick of output, after thr_players_tick and before thr_players_advance. */
 void thr_render_tick(thr_core *core, uint32_t t);
 
-/* thr_actuator.c */
-void thr_actuator_init(thr_core *core);
-void thr_actuator_map(thr_actuator_state *state, uint16_t level_q15, uint16_t tone_q15,
-                      int16_t *drive_q14, uint16_t *frequency_dhz);
+/* ---- thr_engine.c: the engine as a whole (fade and stop in thr_core.h) ---- */
+/* Per tick while core->fading: stops the engine when the fade is over. */
+void thr_engine_fade_step(thr_core *core, uint32_t t);
 
-/* thr_flash.c */
-void thr_flash_init(thr_core *core);
-
-/* thr_link.c: board-to-host notifications on the reliable channel. */
+/* ---- the link (thr_link_*.c, thr_link.h): what the rest of the core calls ---- */
 void thr_link_init(thr_core *core);
 void thr_link_poll(thr_core *core);
 /* Calls the notification hook and queues the message for the host; 0 when the send queue was full. */
 int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length);
-
-int thr_utf8_valid(const uint8_t *s, uint32_t n);
-uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length);
-/* thr_store.c: bitwise CRC with a reflected polynomial (CRC-32 0xEDB88320, CRC-32C 0x82F63B78),
- * one loop for both. */
-uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length);
-
-/* thr_store.c: byte copy, front to back, so also for moves towards lower addresses. Used instead
- * of memcpy/memmove: the C library's versions cost a Cortex-M0+ about 320 bytes of flash, and
- * every copy in the core is short or rare. (memset stays: a port's start-up code has it anyway.) */
-void thr_copy(void *dst, const void *src, uint32_t n);
-
-/* little-endian helpers; thr_put_le (thr_store.c) writes `width` bytes of v and returns the
- * position after them: one shared loop rather than inlined byte stores at every field. */
-uint8_t *thr_put_le(uint8_t *p, uint32_t v, unsigned width);
-static inline void thr_put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void thr_put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static inline uint32_t thr_get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static inline uint32_t thr_get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+/* Sends what the engine and the players recorded (core->reports): ENGINE_STOPPED, then each
+ * PLAYER_FINISHED, which waits in its player while the send queue is full, never dropped (§5.3). */
+void thr_link_report(thr_core *core);
 
 #include "thr_messages.h"
 

@@ -17,16 +17,6 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 static int slot_is_unit(unsigned slot) { return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME; }
 static int32_t neutral(unsigned slot) { return slot_is_unit(slot) ? THR_Q15_ONE : 0; }
 
-THR_NOINLINE uint16_t thr_uq8_to_q15(uint8_t q) { return (uint16_t)(((uint32_t)q * 32768u + 127u) / 255u); }
-
-int32_t thr_sq8_to_q15(uint8_t raw)
-{
-    /* (|q| x 32768 + 63) / 127 with the sign put back: unsigned division only */
-    uint32_t magnitude = raw < 0x80u ? raw : 256u - raw;
-    int32_t v = (int32_t)((magnitude * 32768u + 63u) / 127u);
-    return raw < 0x80u ? v : -v;
-}
-
 static int32_t timeline_value(unsigned slot, uint8_t raw)
 {
     return slot_is_unit(slot) ? (int32_t)thr_uq8_to_q15(raw) : thr_sq8_to_q15(raw);
@@ -89,16 +79,6 @@ static int32_t lerp(int32_t v0, int32_t v1, uint32_t fraction_q15)
     return v0 + (int32_t)(((v1 - v0) * (int32_t)(fraction_q15 >> 1)) / 16384);
 }
 
-/* Q15 fraction into/span (into < span), 32-bit only: long spans lose their low bits first. */
-static uint32_t fraction(uint32_t into, uint32_t span)
-{
-    while (span > 0x1FFFFu) {
-        span >>= 1;
-        into >>= 1;
-    }
-    return (into << 15) / span;
-}
-
 THR_NOINLINE static int32_t ctl_value(const thr_ctl *c, unsigned slot, uint32_t p_ms, uint32_t p_frac)
 {
     uint32_t into, span;
@@ -111,7 +91,7 @@ THR_NOINLINE static int32_t ctl_value(const thr_ctl *c, unsigned slot, uint32_t 
         span <<= 3;
         into = (into << 3) + p_frac / 32000u;
     }
-    return lerp(c->v0, c->v1, fraction(into, span));
+    return lerp(c->v0, c->v1, thr_ramp(into, span));
 }
 
 /* ---------------- run-time layer (per player, board time) ---------------- */
@@ -126,7 +106,7 @@ static int32_t rt_curve_value(const thr_runtime *rt, uint32_t t)
     for (i = 1; i < rt->curve_n; i++) {
         if (e < rt->curve_t[i]) {
             return lerp(rt->curve_v[i - 1], rt->curve_v[i],
-                        fraction(e - rt->curve_t[i - 1], rt->curve_t[i] - rt->curve_t[i - 1]));
+                        thr_ramp(e - rt->curve_t[i - 1], rt->curve_t[i] - rt->curve_t[i - 1]));
         }
     }
     return rt->curve_v[rt->curve_n - 1u];
@@ -161,15 +141,6 @@ static void runtime_evaluate(thr_runtime *rt, uint32_t t)
 
 /* ---------------- events ---------------- */
 
-uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8)
-{
-    /* (ms x 256000 + frac) / rate in two 32-bit steps: ms = q x rate + r */
-    uint32_t q = ms / rate_q8, r = ms % rate_q8;
-    uint32_t rest = (r * THR_FRAC_PER_MS + frac) / rate_q8;   /* r < 4096: < 2^31 */
-    if (q > (0xFFFFFFFFu - rest) / THR_FRAC_PER_MS) return 0xFFFFFFFFu;
-    return q * THR_FRAC_PER_MS + rest;
-}
-
 THR_NOINLINE thr_player *thr_player_at(thr_core *core, unsigned player) { return &core->player[player]; }
 
 static uint32_t board_us_since(const thr_player *pl, uint32_t p_ms, uint32_t p_frac, uint32_t from_ms)
@@ -186,7 +157,7 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
     uint32_t end = rec->start + rec->duration;
     /* Cheap test for events already over (a seek or a late start passes many). */
     switch (rec->event_type) {
-    case THR_EV_TRANSIENT: if (tau >= 20000u) return; break;
+    case THR_EV_TRANSIENT: if (tau >= THR_TRANSIENT_US) return; break;
     case THR_EV_AUDIO_CUSTOM: if (rec->duration <= 4294967u && tau >= rec->duration * 1000u) return; break;
     default:
         if (ps->p_ms >= end && board_us_since(pl, ps->p_ms, ps->p_frac, end) >= 1000000u) return;
@@ -336,34 +307,20 @@ static void player_loop(thr_core *core, uint8_t player)
     }
 }
 
-/* PLAYER_FINISHED is what tells the host a player is free again: one that finds the send queue
- * full waits in the player (unsent_*) and goes out at a later tick, never dropped (§5.3). */
-static void send_finished(thr_core *core, uint8_t player, uint8_t handle, uint32_t t)
-{
-    thr_player *pl = thr_player_at(core, player);
-    uint8_t payload[6];
-    payload[0] = player;
-    payload[1] = handle;
-    thr_put32(payload + 2, t);
-    pl->unsent_handle = (uint8_t)(handle + 1u);   /* until it is queued */
-    pl->unsent_at = t;
-    if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) return;
-    if (thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6)) pl->unsent_handle = 0;
-}
-
-static void notify_finished(thr_core *core, uint8_t player, uint32_t t)
-{
-    send_finished(core, player, thr_player_at(core, player)->handle, t);
-}
-
-static void player_end(thr_core *core, uint8_t player, uint32_t t, int notify)
+/* A player that ends by itself (its pattern played out, or a STOP fell due) records that it
+ * finished; the link reports it to the host (PLAYER_FINISHED) when its send queue has room. */
+static void player_end(thr_core *core, uint8_t player, uint32_t t, int finished)
 {
     thr_player *pl = thr_player_at(core, player);
     thr_player_free_events(core, player, 0xFFu);
-    if (pl->state != THR_PLAYER_IDLE && core->timeline[pl->handle].users > 0u) core->timeline[pl->handle].users--;
+    if (pl->state != THR_PLAYER_IDLE) core->timeline[pl->handle].users--;   /* counted up by thr_player_start */
     pl->state = THR_PLAYER_IDLE;
     pl->action_pending = 0;
-    if (notify) notify_finished(core, player, t);
+    if (finished) {
+        pl->finished_handle = (uint8_t)(pl->handle + 1u);
+        pl->finished_at = t;
+        core->reports = 1;
+    }
 }
 
 /* Starts playing from a pattern position given in us, at board time t (late by `late` us). */
@@ -419,7 +376,6 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
-        if (pl->unsent_handle) send_finished(core, p, (uint8_t)(pl->unsent_handle - 1u), pl->unsent_at);
         if (pl->state == THR_PLAYER_IDLE) continue;
         do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {
@@ -650,17 +606,4 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     }
     rt->step_after_curve &= (uint16_t)~(1u << slot);
     return THR_OK;
-}
-
-void thr_engine_stop(thr_core *core, uint8_t reason)
-{
-    uint8_t p, payload[5];
-    for (p = 0; p < THR_MAX_PLAYERS; p++) {
-        if (thr_player_at(core, p)->state != THR_PLAYER_IDLE) player_end(core, p, core->now, 0);
-    }
-    for (p = 0; p < THR_MAX_CHANNELS; p++) core->stream[p].active = 0;
-    core->engine_running = 0;
-    payload[0] = reason;
-    thr_put32(payload + 1, core->now);
-    thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
 }

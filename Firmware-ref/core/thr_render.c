@@ -17,16 +17,6 @@ uint32_t thr_envelope_us(int32_t value_q15)
     return envelope_table[i] + (((envelope_table[i + 1u] - envelope_table[i]) * frac + 1024u) >> 11);
 }
 
-uint32_t thr_ramp(uint32_t x, uint32_t length)
-{
-    while (length > 0x1FFFFu) {   /* keep x << 15 within 32 bits */
-        length >>= 1;
-        x >>= 1;
-    }
-    return (x << 15) / length;
-}
-#define ramp thr_ramp
-
 /* Segment value for an event: its own value + authored + run-time control, clamped (§4.4). */
 static uint32_t segment_us(const thr_core *core, const thr_active *ev, uint8_t raw, unsigned haptic_slot)
 {
@@ -52,9 +42,10 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
 {
     uint32_t shape, rel;
     switch (ev->type) {
-    case THR_EV_TRANSIENT:   /* §5.1: 10 ms full, 10 ms linear fall */
-        if (ev->tau >= 20000u) return -1;
-        return ev->tau < 10000u ? THR_Q15_ONE : (int32_t)ramp(20000u - ev->tau, 10000u);
+    case THR_EV_TRANSIENT:   /* §5.1: full for the first half, then a linear fall */
+        if (ev->tau >= THR_TRANSIENT_US) return -1;
+        return ev->tau < THR_TRANSIENT_US / 2u ? THR_Q15_ONE
+                                               : (int32_t)thr_ramp(THR_TRANSIENT_US - ev->tau, THR_TRANSIENT_US / 2u);
     case THR_EV_AUDIO_CUSTOM:
         return ev->tau >= ev->r_us ? -1 : THR_Q15_ONE;
     default:
@@ -70,7 +61,7 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
         ev->flags |= THR_AF_RELEASING;
     }
     if (ev->tau < ev->a_us) {
-        shape = ramp(ev->tau, ev->a_us);
+        shape = thr_ramp(ev->tau, ev->a_us);
     } else if (ev->flags & THR_AF_SUSTAINED) {
         shape = THR_Q15_ONE;
     } else {
@@ -81,11 +72,11 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
         }
         into = ev->tau - ev->a_us;
         if (into >= ev->d_us) return -1;   /* decayed to 0 (also D = 0) */
-        shape = THR_Q15_ONE - ramp(into, ev->d_us);
+        shape = THR_Q15_ONE - thr_ramp(into, ev->d_us);
     }
     if (ev->flags & THR_AF_RELEASING) {
         if (ev->rtau >= ev->r_us) return -1;   /* released (also R = 0) */
-        rel = THR_Q15_ONE - ramp(ev->rtau, ev->r_us);
+        rel = THR_Q15_ONE - thr_ramp(ev->rtau, ev->r_us);
         return (int32_t)((shape * rel) >> 15);
     }
     return (int32_t)shape;
@@ -143,7 +134,7 @@ static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint3
         return 0;
     }
     *tone = st->fade_tone;
-    return (uint32_t)st->fade_from * (THR_Q15_ONE - ramp(t - st->fade_at, fade_us)) >> 15;
+    return (uint32_t)st->fade_from * (THR_Q15_ONE - thr_ramp(t - st->fade_at, fade_us)) >> 15;
 }
 
 void thr_render_tick(thr_core *core, uint32_t t)
@@ -154,7 +145,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
     uint32_t tick = core->tick_us;
     uint32_t safety = THR_Q15_ONE;
 
-    thr_players_tick(core, t);
     for (c = 0; c < channels; c++) {
         mix[c].intensity = 0;
         mix[c].weighted = 0;
@@ -219,7 +209,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
     if (core->fading) {
         uint32_t fade_us = (uint32_t)core->config->fade_ms * 1000u;
         uint32_t into = t - core->fade_start;
-        safety = (fade_us == 0u || into >= fade_us) ? 0u : THR_Q15_ONE - ramp(into, fade_us);
+        safety = (fade_us == 0u || into >= fade_us) ? 0u : THR_Q15_ONE - thr_ramp(into, fade_us);
     }
 
     for (c = 0; c < channels; c++) {
@@ -255,8 +245,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
 #if THR_AUDIO_SAMPLES
     thr_audio_end_tick(core, t, safety);
 #endif
-    /* passes move on by one tick times the rate */
-    thr_players_advance(core);
 }
 
 thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint16_t interval_us, uint8_t count,

@@ -70,24 +70,6 @@ thr_status thr_store_chunk(thr_core *core, uint8_t handle, uint32_t offset, cons
     return THR_OK;
 }
 
-/* CRC-32C (Castagnoli, reflected 0x82F63B78): the wire's frame CRC and hash of timeline bytes. */
-uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length)
-{
-    uint32_t i;
-    crc = ~crc;
-    for (i = 0; i < length; i++) {
-        unsigned bit;
-        crc ^= data[i];
-        for (bit = 0; bit < 8u; bit++) crc = (crc >> 1) ^ (poly & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length)
-{
-    return thr_crc_reflected(0x82F63B78u, crc, data, length);
-}
-
 thr_status thr_store_commit(thr_core *core, uint8_t handle, thr_tl_result *why)
 {
     thr_stored_timeline *tl = stored(core, handle);
@@ -131,10 +113,7 @@ thr_status thr_store_free(thr_core *core, uint8_t handle)
     thr_stored_timeline *tl = stored(core, handle);
     uint32_t i, offset, size, end;
     if (!tl) return THR_NO_SUCH_TIMELINE;
-    for (i = 0; i < THR_MAX_PLAYERS; i++) {
-        const thr_player *pl = thr_player_at(core, i);
-        if (pl->state != THR_PLAYER_IDLE && pl->handle == handle) return THR_BUSY;
-    }
+    if (tl->users) return THR_BUSY;   /* a player holds it (counted by thr_player.c) */
     offset = tl->offset;
     size = tl->size;
     tl->state = THR_TL_FREE;
@@ -146,20 +125,4 @@ thr_status thr_store_free(thr_core *core, uint8_t handle)
         if (other->state != THR_TL_FREE && other->offset > offset) other->offset -= size;
     }
     return THR_OK;
-}
-
-void thr_copy(void *dst, const void *src, uint32_t n)
-{
-    uint8_t *d = dst;
-    const uint8_t *s = src;
-    while (n--) *d++ = *s++;
-}
-
-uint8_t *thr_put_le(uint8_t *p, uint32_t v, unsigned width)
-{
-    while (width--) {
-        *p++ = (uint8_t)v;
-        v >>= 8;
-    }
-    return p;
 }

@@ -11,11 +11,6 @@
 #define TL_KEYFRAME_SIZE 16u
 #define TL_ACTIVE_SIZE 8u
 
-uint32_t thr_crc32_update(uint32_t crc, const uint8_t *data, uint32_t length)
-{
-    return thr_crc_reflected(0xEDB88320u, crc, data, length);
-}
-
 const char *thr_tl_error_name(thr_tl_error error)
 {
     static const char *const names[] = {
@@ -59,11 +54,6 @@ static int rd_byte(reader *r, uint8_t *out)
     if (r->pos >= r->limit) return fail(r, THR_TL_TRUNCATED, r->pos);
     *out = r->b[r->pos++];
     return 1;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* Unsigned LEB128: at most five bytes, value within 32 bits, shortest form. */
@@ -123,30 +113,6 @@ static int read_shapes(reader *r, thr_tl_info *info)
         if (type != THR_EV_AUDIO_CUSTOM && (s[0] & 0x30u)) return fail(r, THR_TL_BAD_SHAPE, at);
         if (type <= THR_EV_CONTINUOUS && (pitch != 0 || pan != 0)) return fail(r, THR_TL_BAD_SHAPE, at + 6u);
         r->pos += info->stride;
-    }
-    return 1;
-}
-
-/* Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF). */
-int thr_utf8_valid(const uint8_t *s, uint32_t n)
-{
-    uint32_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        uint32_t extra, cp, k;
-        if (c < 0x80u) { i++; continue; }
-        if (c >= 0xC2u && c <= 0xDFu) { extra = 1; cp = c & 0x1Fu; }
-        else if (c >= 0xE0u && c <= 0xEFu) { extra = 2; cp = c & 0x0Fu; }
-        else if (c >= 0xF0u && c <= 0xF4u) { extra = 3; cp = c & 0x07u; }
-        else return 0;
-        if (n - i <= extra) return 0;
-        for (k = 1; k <= extra; k++) {
-            if ((s[i + k] & 0xC0u) != 0x80u) return 0;
-            cp = cp << 6 | (s[i + k] & 0x3Fu);
-        }
-        if ((extra == 2u && (cp < 0x800u || (cp >= 0xD800u && cp <= 0xDFFFu))) ||
-            (extra == 3u && (cp < 0x10000u || cp > 0x10FFFFu))) return 0;
-        i += extra + 1u;
     }
     return 1;
 }
@@ -324,7 +290,7 @@ static int read_index(reader *r, thr_tl_info *info)
     hint.base = 0;
     for (k = 0; k < info->keyframe_count; k++) {
         uint32_t at = info->keyframes + k * TL_KEYFRAME_SIZE, start, previous, off;
-        uint32_t time = le32(b + at), roff = le32(b + at + 4u), base = le32(b + at + 8u), first = le32(b + at + 12u);
+        uint32_t time = thr_get32(b + at), roff = thr_get32(b + at + 4u), base = thr_get32(b + at + 8u), first = thr_get32(b + at + 12u);
         if (roff > info->records_end - info->records) return fail(r, THR_TL_BAD_KEYFRAME, at + 4u);
         off = info->records + roff;
         if (!find_record(b, info, &hint, off, &start, &previous)) return fail(r, THR_TL_BAD_KEYFRAME, at + 4u);
@@ -340,11 +306,11 @@ static int read_index(reader *r, thr_tl_info *info)
     hint.base = 0;
     for (a = 0; a < info->active_count; a++) {
         uint32_t at = info->active + a * TL_ACTIVE_SIZE, start, previous, kf_off;
-        uint32_t roff = le32(b + at), time = le32(b + at + 4u);
+        uint32_t roff = thr_get32(b + at), time = thr_get32(b + at + 4u);
         while (owner + 1u < info->keyframe_count &&
-               le32(b + info->keyframes + (owner + 1u) * TL_KEYFRAME_SIZE + 12u) <= a) owner++;
+               thr_get32(b + info->keyframes + (owner + 1u) * TL_KEYFRAME_SIZE + 12u) <= a) owner++;
         if (info->keyframe_count == 0u) return fail(r, THR_TL_BAD_KEYFRAME, at);
-        kf_off = le32(b + info->keyframes + owner * TL_KEYFRAME_SIZE + 4u);
+        kf_off = thr_get32(b + info->keyframes + owner * TL_KEYFRAME_SIZE + 4u);
         if (roff >= kf_off || !find_record(b, info, &hint, info->records + roff, &start, &previous))
             return fail(r, THR_TL_INDEX_OUT_OF_RANGE, at);
         if (start != time) return fail(r, THR_TL_BAD_KEYFRAME, at + 4u);
@@ -370,7 +336,7 @@ static int validate(reader *r, const uint8_t *bytes, uint32_t length, thr_tl_inf
     info->flags = flags;
     info->stride = (uint8_t)(((flags >> 2) & 3u) == 0u ? 3u : ((flags >> 2) & 3u) == 1u ? 6u : 8u);
 
-    checksum = le32(bytes + 4);
+    checksum = thr_get32(bytes + 4);
     if (thr_crc32_update(thr_crc32_update(0, bytes, 4), bytes + 8, length - 8u) != checksum) {
         return fail(r, THR_TL_BAD_CHECKSUM, 4);
     }

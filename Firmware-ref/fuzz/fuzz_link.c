@@ -10,34 +10,35 @@
 #include <stdlib.h>
 
 #include "fuzz_board.h"
-#include "thr_link.h"
+#include "thr_frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint16_t epoch;
 static uint8_t reliable_seq, realtime_seq;
 
+static void to_board(void *ctx, const uint8_t *data, uint32_t length)
+{
+    uint32_t i;
+    (void)ctx;
+    for (i = 0; i < length; i++) thr_core_rx_byte(&fuzz_core, data[i]);
+}
+
+/* A frame encoded by the core's own encoder. */
 static void send_frame(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint32_t n)
 {
-    uint8_t plain[8 + 300 + 4], wire[340];
-    uint32_t crc, i, w = 0, code_at;
-    uint8_t code = 1;
-    if (n > 300u) n = 300u;
-    plain[0] = 1; plain[1] = (uint8_t)(channel & 3u); plain[2] = (uint8_t)epoch; plain[3] = (uint8_t)(epoch >> 8);
-    plain[4] = seq; plain[5] = 0; plain[6] = 4; plain[7] = type;
-    memcpy(plain + 8, payload, n);
-    crc = thr_crc32c_update(0, plain, 8u + n);
-    for (i = 0; i < 4u; i++) plain[8 + n + i] = (uint8_t)(crc >> (8u * i));
-    wire[w++] = 0;
-    code_at = w++;
-    for (i = 0; i < 12u + n; i++) {
-        if (plain[i] == 0u) { wire[code_at] = code; code = 1; code_at = w++; continue; }
-        wire[w++] = plain[i];
-        if (++code == 0xFFu) { wire[code_at] = code; code = 1; code_at = w++; }
-    }
-    wire[code_at] = code;
-    wire[w++] = 0;
-    for (i = 0; i < w; i++) thr_core_rx_byte(&fuzz_core, wire[i]);
+    uint8_t plain[8 + 300 + 4];
+    thr_frame f;
+    f.channel = channel & 3u;
+    f.nak = 0;
+    f.epoch = epoch;
+    f.seq = seq;
+    f.ack = 0;
+    f.window = 4;
+    f.type = type;
+    f.payload = payload;
+    f.length = (uint16_t)(n > 300u ? 300u : n);
+    thr_frame_write(&f, plain, to_board, 0);
 }
 
 static void check_invariants(void)

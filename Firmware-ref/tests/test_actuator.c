@@ -1,5 +1,5 @@
 /* Actuator backends: rating limits, overdrive on a rising edge, braking on a falling one. */
-#include "fake_board.h"
+#include "test_board.h"
 #include "test.h"
 #include "thr_internal.h"
 

@@ -1,12 +1,11 @@
 /* Flash slots: store, list, read back, erase, play, boot binding; power cuts at every byte. */
 #include <string.h>
 
-#include "fake_board.h"
+#include "test_board.h"
 #include "test.h"
 #include "thr_flash.h"
-#include "thr_link.h"
 
-static fake_board board;
+static stub_board board;
 static uint8_t tl_a[64], tl_b[1200];
 static uint32_t len_a, len_b;
 
@@ -31,7 +30,7 @@ static void store_read_erase(void)
     thr_tl_info info;
     make_timelines();
     CHECK_EQ(thr_tl_validate(tl_b, len_b, &info).error, THR_TL_OK);
-    fake_board_init(&board);
+    board_setup(&board);
     CHECK_EQ(board.core.flash.ready, 1);
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 0), THR_OK);
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_b, len_b, 1), THR_OK);
@@ -44,14 +43,14 @@ static void store_read_erase(void)
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a - 1u, 2), THR_BAD_TIMELINE);
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 9), THR_NO_SUCH_SLOT);
     /* survives a reboot */
-    fake_board_reboot(&board);
+    stub_board_start(&board);
     CHECK_EQ(board.core.flash.slot[0].used, 1);
     CHECK_EQ(board.core.flash.slot[1].used, 1);
     CHECK_EQ(board.core.flash.slot[1].size, len_b);
     CHECK_EQ(board.core.flash.slot[1].hash, thr_crc32c_update(0, tl_b, len_b));   /* the upload hash */
     CHECK_EQ(board.core.flash.slot[2].used, 0);
     CHECK_EQ(thr_slot_erase(&board.core, 1), THR_OK);
-    fake_board_reboot(&board);
+    stub_board_start(&board);
     CHECK_EQ(board.core.flash.slot[1].used, 0);
     length = 4;
     CHECK_EQ(thr_slot_read(&board.core, 1, 0, out, &length), THR_NO_SUCH_SLOT);
@@ -60,21 +59,21 @@ static void store_read_erase(void)
 static void play_and_boot(void)
 {
     make_timelines();
-    fake_board_init(&board);
+    board_setup(&board);
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 3), THR_OK);
     CHECK_EQ(thr_slot_play(&board.core, 3, 1, 0), THR_OK);
-    fake_board_run_ms(&board, 110);
+    board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);
     /* bound to boot: plays after a reboot without any host */
     CHECK_EQ(thr_slot_bind(&board.core, 3, 0, 0), THR_OK);
     board.trace_count = 0;
     board.clock_us = 0;
-    fake_board_reboot(&board);
-    fake_board_run_ms(&board, 110);
+    stub_board_start(&board);
+    board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);
     CHECK_EQ(thr_slot_bind(&board.core, 7, 0, 0), THR_NO_SUCH_SLOT);
     CHECK_EQ(thr_slot_bind(&board.core, THR_SLOT_NONE, 0, 0), THR_OK);
-    fake_board_reboot(&board);
+    stub_board_start(&board);
     CHECK_EQ(board.core.flash.boot_slot, THR_SLOT_NONE);
 }
 
@@ -112,7 +111,7 @@ static void power_cuts(void)
     uint32_t bytes_before[OPS + 1], cut, cuts = 0;
     int op;
     make_timelines();
-    fake_board_init(&board);
+    board_setup(&board);
     capture(&states[0]);
     bytes_before[0] = 0;
     for (op = 0; op < OPS; op++) {
@@ -123,7 +122,7 @@ static void power_cuts(void)
     /* erases are counted by the budget too: find the total budget the sequence uses */
     for (cut = 0;; cut++) {
         int interrupted = -1;
-        fake_board_init(&board);
+        board_setup(&board);
         board.cut_armed = 1;
         board.bytes_until_cut = cut;
         for (op = 0; op < OPS; op++) {
@@ -131,7 +130,7 @@ static void power_cuts(void)
         }
         if (interrupted < 0) break;   /* the whole sequence fitted: every cut point was tried */
         cuts++;
-        fake_board_reboot(&board);
+        stub_board_start(&board);
         capture(&now);
         /* old or new state of the interrupted operation, nothing else */
         if (memcmp(&now, &states[interrupted], sizeof now) != 0 && memcmp(&now, &states[interrupted + 1], sizeof now) != 0) {

@@ -4,15 +4,14 @@
 #include <string.h>
 
 #define THR_MESSAGES_ALL
-#include "fake_board.h"
+#include "test_board.h"
 #include "test.h"
-#include "thr_link.h"
+#include "thr_frame.h"
+#include "thr_message.h"
 #include "thr_messages.h"
 #include "generated/wire_vectors.h"
 
 /* ---------- vectors ---------- */
-
-static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
 
 typedef struct outcome { wire_frame frames[8]; unsigned frame_count; uint8_t reasons[8]; unsigned reason_count; } outcome;
 
@@ -104,22 +103,15 @@ static void wire_vector_reencode(void)
         const wire_vector *v = &wire_vectors[i];
         thr_frame_rx rx;
         thr_frame f;
-        uint32_t k, n = 0, crc;
+        uint32_t k;
         int got_frame = 0;
         if (v->frame_count != 1u || v->reason_count != 0u) continue;
         thr_frame_rx_init(&rx, big, (uint16_t)THR_FRAME_RX_CAPACITY(v->max_payload), v->max_payload);
         for (k = 0; k < v->length && !got_frame; k++) got_frame = thr_frame_rx_byte(&rx, v->bytes[k], &f) > 0;
         CHECK(got_frame);
         if (!got_frame) continue;
-        plain[0] = 1; plain[1] = (uint8_t)(f.channel | (f.nak << 2)); plain[2] = (uint8_t)f.epoch; plain[3] = (uint8_t)(f.epoch >> 8);
-        plain[4] = f.seq; plain[5] = f.ack; plain[6] = f.window; plain[7] = f.type;
-        memmove(plain + 8, f.payload, f.length);
-        n = 8u + f.length;
-        crc = thr_crc32c_update(0, plain, n);
-        put32(plain + n, crc);
-        n += 4u;
         emitted_count = 0;
-        thr_frame_emit(plain, n, collect, 0);
+        thr_frame_write(&f, plain, collect, 0);
         /* the case may omit the leading delimiter */
         if (v->bytes[0] == 0u) {
             CHECK(emitted_count == v->length && memcmp(emitted, v->bytes, v->length) == 0);
@@ -138,38 +130,34 @@ static void crc32c_check_value(void)
 
 /* ---------- a scripted host ---------- */
 
-static uint32_t thr_get32_test(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-
-static fake_board board;
+static stub_board board;
 static uint8_t host_seq, host_ack, host_rt;
 static uint16_t epoch;
 static uint32_t tx_read;
 
-/* COBS written here from the spec, independently of the core's encoder. */
+/* The host's line into the board: every byte through the receive interrupt's entry point. */
+static void to_board(void *ctx, const uint8_t *data, uint32_t length)
+{
+    uint32_t i;
+    (void)ctx;
+    for (i = 0; i < length; i++) thr_core_rx_byte(&board.core, data[i]);
+}
+
+/* A host frame, encoded by the core's own encoder (checked against the wire vectors above). */
 static void host_send(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint16_t n, int nak)
 {
-    uint8_t plain[400], wire[420];
-    uint32_t crc, i, w = 0, code_at;
-    uint8_t code = 1;
-    plain[0] = 1; plain[1] = (uint8_t)(channel | (nak ? 4u : 0u)); plain[2] = (uint8_t)epoch; plain[3] = (uint8_t)(epoch >> 8);
-    plain[4] = seq; plain[5] = host_ack; plain[6] = 8; plain[7] = type;
-    memcpy(plain + 8, payload, n);
-    crc = thr_crc32c_update(0, plain, 8u + n);
-    plain[8 + n] = (uint8_t)crc; plain[9 + n] = (uint8_t)(crc >> 8); plain[10 + n] = (uint8_t)(crc >> 16); plain[11 + n] = (uint8_t)(crc >> 24);
-    wire[w++] = 0;
-    code_at = w++;
-    for (i = 0; i < 12u + n; i++) {
-        if (plain[i] == 0u) { wire[code_at] = code; code = 1; code_at = w++; continue; }
-        wire[w++] = plain[i];
-        if (++code == 0xFFu) { wire[code_at] = code; code = 1; code_at = w++; }
-    }
-    wire[code_at] = code;
-    wire[w++] = 0;
-    for (i = 0; i < w; i++) thr_core_rx_byte(&board.core, wire[i]);
+    uint8_t plain[400];
+    thr_frame f;
+    f.channel = channel;
+    f.nak = nak ? 1u : 0u;
+    f.epoch = epoch;
+    f.seq = seq;
+    f.ack = host_ack;
+    f.window = 8;
+    f.type = type;
+    f.payload = payload;
+    f.length = n;
+    thr_frame_write(&f, plain, to_board, 0);
 }
 
 static void host_reliable(uint8_t type, const uint8_t *payload, uint16_t n)
@@ -213,7 +201,7 @@ static void connect_host(uint32_t nonce)
 {
     uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
     const received *info;
-    hello[5] = (uint8_t)nonce; hello[6] = (uint8_t)(nonce >> 8); hello[7] = (uint8_t)(nonce >> 16); hello[8] = (uint8_t)(nonce >> 24);
+    thr_put32(hello + 5, nonce);
     epoch = 0;
     host_send(0, 0, THR_MSG_HELLO, hello, 9, 0);
     exchange();
@@ -228,9 +216,9 @@ static void connect_host(uint32_t nonce)
 
 static void setup_board(void)
 {
-    fake_board_init(&board);
+    board_setup(&board);
     board.config.boot_epoch = 0x1234;
-    fake_board_reboot(&board);
+    stub_board_start(&board);
     tx_read = 0;
     thr_frame_rx_init(&host_rx, rx_buffer, sizeof rx_buffer, 1024);
 }
@@ -246,7 +234,7 @@ static void handshake_and_epochs(void)
     info = find(THR_MSG_INFO);
     if (!info) return;
     CHECK_EQ(thr_msg_check(thr_msg_schema_all, THR_MSG_INFO, info->frame.payload, info->frame.length, &field, &offset), 0);
-    CHECK_EQ(thr_get32_test(info->payload), 0xA1B2C3D4u);
+    CHECK_EQ(thr_get32(info->payload), 0xA1B2C3D4u);
     CHECK_EQ(info->frame.epoch, 0x1235);
     first = epoch;
     /* a repeated HELLO with the same nonce repeats INFO in the same epoch */
@@ -280,7 +268,7 @@ static void upload_and_play(void)
     tl_length = make_timeline(tl, 0, body, sizeof body);
     hash = thr_crc32c_update(0, tl, tl_length);
     /* begin */
-    p[0] = 1; p[1] = 0; put32(p + 2, tl_length); put32(p + 6, hash);
+    p[0] = 1; p[1] = 0; thr_put32(p + 2, tl_length); thr_put32(p + 6, hash);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
@@ -288,13 +276,13 @@ static void upload_and_play(void)
     if (!r) return;
     CHECK_EQ(r->payload[2], THR_STATUS_OK);
     handle = r->payload[3];
-    CHECK_EQ(thr_get32_test(r->payload + 4), 0);
+    CHECK_EQ(thr_get32(r->payload + 4), 0);
     /* first 5 bytes, then a chunk overlapping them (harmless), then the rest */
-    p[0] = 2; p[1] = 0; p[2] = handle; put32(p + 3, 0); memcpy(p + 7, tl, 5);
+    p[0] = 2; p[1] = 0; p[2] = handle; thr_put32(p + 3, 0); memcpy(p + 7, tl, 5);
     host_reliable(THR_MSG_UPLOAD_CHUNK, p, 12);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
-    CHECK(r && thr_get32_test(r->payload + 4) == 5u);
+    CHECK(r && thr_get32(r->payload + 4) == 5u);
     /* commit too early: incomplete */
     p[0] = 3; p[1] = 0; p[2] = handle;
     host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
@@ -302,23 +290,23 @@ static void upload_and_play(void)
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_INCOMPLETE);
     /* resume: the same BEGIN gives the same handle and where to continue */
-    p[0] = 4; p[1] = 0; put32(p + 2, tl_length); put32(p + 6, hash);
+    p[0] = 4; p[1] = 0; thr_put32(p + 2, tl_length); thr_put32(p + 6, hash);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
-    CHECK(r && r->payload[3] == handle && thr_get32_test(r->payload + 4) == 5u);
-    p[0] = 5; p[1] = 0; p[2] = handle; put32(p + 3, 3); memcpy(p + 7, tl + 3, tl_length - 3u);
+    CHECK(r && r->payload[3] == handle && thr_get32(r->payload + 4) == 5u);
+    p[0] = 5; p[1] = 0; p[2] = handle; thr_put32(p + 3, 3); memcpy(p + 7, tl + 3, tl_length - 3u);
     host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length - 3u));
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
-    CHECK(r && thr_get32_test(r->payload + 4) == tl_length);
+    CHECK(r && thr_get32(r->payload + 4) == tl_length);
     p[0] = 6; p[1] = 0; p[2] = handle;
     host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     /* play at board time 50 ms: the transient sounds at 150 ms */
-    p[0] = 7; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, 50000); put32(p + 8, 0);
+    p[0] = 7; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, 50000); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_RESULT);
@@ -337,25 +325,25 @@ static void upload_and_play(void)
     CHECK_EQ(trace_intensity_at(&board, 149), 0);
     CHECK(find(THR_MSG_PLAYER_FINISHED) != 0 || board.core.player[0].state == THR_PLAYER_IDLE);
     /* a command whose time has passed runs at once and is reported late */
-    p[0] = 8; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, 1000); put32(p + 8, 0);
+    p[0] = 8; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, 1000); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_LATE);
     CHECK(r != 0);
     if (r) {
-        CHECK(thr_get32_test(r->payload + 3) > 100000u);
+        CHECK(thr_get32(r->payload + 3) > 100000u);
         CHECK_EQ(r->payload[0], 8);                       /* the command's tag */
         CHECK_EQ(r->payload[2], THR_MSG_PLAYER_START);
         CHECK(find(THR_MSG_RESULT) < r);                  /* the reply comes first, LATE follows */
     }
     /* a hash that does not match is refused at commit */
-    p[0] = 9; p[1] = 0; put32(p + 2, tl_length); put32(p + 6, hash ^ 1u);
+    p[0] = 9; p[1] = 0; thr_put32(p + 2, tl_length); thr_put32(p + 6, hash ^ 1u);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
     if (r) {
         uint8_t h2 = r->payload[3];
-        p[0] = 10; p[1] = 0; p[2] = h2; put32(p + 3, 0); memcpy(p + 7, tl, tl_length);
+        p[0] = 10; p[1] = 0; p[2] = h2; thr_put32(p + 3, 0); memcpy(p + 7, tl, tl_length);
         host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length));
         exchange();
         p[0] = 11; p[1] = 0; p[2] = h2;
@@ -415,11 +403,11 @@ static void errors_and_realtime(void)
     {
         uint8_t s[14] = { 0, 0, 0, 0, 0, 0xE8, 0x03, 3, 255, 0, 255, 0, 255, 0 };
         uint32_t now = (uint32_t)board.core.now + 2000u;
-        put32(s + 1, now);
+        thr_put32(s + 1, now);
         board.trace_count = 0;
         host_send(2, ++host_rt, THR_MSG_STREAM_SAMPLES, s, 14, 0);
         exchange();
-        fake_board_run_ms(&board, 80);
+        board_run_ms(&board, 80);
         CHECK_EQ(trace_intensity_at(&board, now / 1000u), 32768);
         CHECK_EQ(trace_intensity_at(&board, now / 1000u + 2u), 32768);
         CHECK_EQ(trace_intensity_at(&board, now / 1000u + 4u), 0);   /* faded within one tick of running out */
@@ -508,7 +496,7 @@ static void engine_stop_start(void)
     connect_host(6);
     length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
-    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     board.clock_us += 20000u;
@@ -529,7 +517,7 @@ static void engine_stop_start(void)
     CHECK(stopped);
     CHECK(board.trace_count > 10u && board.trace[0].intensity_q15 > board.trace[10].intensity_q15);   /* a fade, not a cut */
     /* stopped: players refuse to start until ENGINE_START */
-    p[0] = 3; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    p[0] = 3; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_RESULT);
@@ -537,7 +525,7 @@ static void engine_stop_start(void)
     p[0] = 4; p[1] = 0;
     host_reliable(THR_MSG_ENGINE_START, p, 2);
     exchange();
-    p[0] = 5; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    p[0] = 5; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_RESULT);
@@ -558,7 +546,7 @@ static void keepalive_fade(void)
     connect_host(4);
     length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
-    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; put32(p + 4, (uint32_t)board.core.now + 1000u); put32(p + 8, 0);
+    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     board.trace_count = 0;
@@ -586,9 +574,9 @@ static void finished_waits_for_room(void)
     connect_host(1);
     tl_length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, tl_length, &handle), THR_OK);
-    fake_board_run_ms(&board, 5);   /* board time 5 ms: "0" must still mean now, not 5 ms late */
+    board_run_ms(&board, 5);   /* board time 5 ms: "0" must still mean now, not 5 ms late */
     for (i = 0; i < 2u; i++) {
-        p[0] = (uint8_t)(20u + i); p[1] = 0; p[2] = (uint8_t)i; p[3] = handle; put32(p + 4, 0); put32(p + 8, 0);
+        p[0] = (uint8_t)(20u + i); p[1] = 0; p[2] = (uint8_t)i; p[3] = handle; thr_put32(p + 4, 0); thr_put32(p + 8, 0);
         host_reliable(THR_MSG_PLAYER_START, p, 12);
     }
     /* one more command: three replies wait unacknowledged, one send slot is left */
@@ -597,14 +585,14 @@ static void finished_waits_for_room(void)
     exchange();
     CHECK(find(THR_MSG_LATE) == 0);
     CHECK_EQ(board.core.link.tx_count, 3u);
-    fake_board_run_ms(&board, 200);   /* both players finish: one notification fits */
+    board_run_ms(&board, 200);   /* both players finish: one notification fits */
     exchange();
     for (i = 0; i < got_count; i++) {
         if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;
     }
     CHECK(seen[0] + seen[1] >= 1u && (seen[0] == 0u || seen[1] == 0u));
     host_send(0, 0, THR_MSG_ACK, p, 0, 0);   /* the host acknowledges everything */
-    fake_board_run_ms(&board, 2);
+    board_run_ms(&board, 2);
     exchange();
     for (i = 0; i < got_count; i++) {
         if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;

@@ -2,11 +2,11 @@
  * reference renderer (tests/generated/reference_renders.h). */
 #include <string.h>
 
-#include "fake_board.h"
+#include "test_board.h"
 #include "test.h"
 #include "generated/reference_renders.h"
 
-static fake_board board;
+static stub_board board;
 static uint8_t tl[1024];
 static uint8_t notified[64];
 static unsigned notified_count;
@@ -27,7 +27,7 @@ static uint8_t load(const uint8_t *body, uint32_t n, uint8_t flags)
 
 static void setup(void)
 {
-    fake_board_init(&board);
+    board_setup(&board);
     board.core.notify = on_notify;
     notified_count = 0;
 }
@@ -41,7 +41,7 @@ static void transient_shape(void)
     setup();
     h = load(transient_body, sizeof transient_body, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 130);
+    board_run_ms(&board, 130);
     CHECK_EQ(trace_intensity_at(&board, 99), 0);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);   /* 204/255 in Q15 */
     CHECK_EQ(trace_intensity_at(&board, 105), 26214);
@@ -71,7 +71,7 @@ static void envelope_attack(void)
     CHECK_EQ(thr_envelope_us(40000), 1000000u);
     h = load(attack_body, sizeof attack_body, 0x04);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 110);
+    board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 0), 0);
     CHECK_EQ(trace_intensity_at(&board, 50), 14590);    /* 32768 x 50000 / 112289 */
     CHECK_EQ(trace_intensity_at(&board, 99), 28890);    /* 32768 x 99000 / 112289 */
@@ -99,7 +99,7 @@ static void stop_pause_resume_mute(void)
     CHECK_EQ(thr_player_start(&board.core, 1, h, 10000, 0), THR_OK);
     CHECK_EQ(thr_player_pause(&board.core, 1, 30000), THR_OK);
     CHECK_EQ(thr_player_resume(&board.core, 1, 50000), THR_OK);
-    fake_board_run_ms(&board, 60);
+    board_run_ms(&board, 60);
     CHECK_EQ(trace_intensity_at(&board, 9), 0);         /* before its start time */
     CHECK_EQ(trace_intensity_at(&board, 10), 32768);
     CHECK_EQ(trace_intensity_at(&board, 29), 32768);
@@ -107,11 +107,11 @@ static void stop_pause_resume_mute(void)
     CHECK_EQ(trace_intensity_at(&board, 49), 0);
     CHECK_EQ(trace_intensity_at(&board, 50), 32768);    /* resumed */
     CHECK_EQ(thr_player_mute(&board.core, 1, 1), THR_OK);
-    fake_board_run_ms(&board, 5);
+    board_run_ms(&board, 5);
     CHECK_EQ(trace_intensity_at(&board, 62), 0);
     CHECK_EQ(thr_player_mute(&board.core, 1, 0), THR_OK);
     CHECK_EQ(thr_player_stop(&board.core, 1, 80000), THR_OK);
-    fake_board_run_ms(&board, 30);
+    board_run_ms(&board, 30);
     CHECK_EQ(trace_intensity_at(&board, 79), 32768);
     CHECK_EQ(trace_intensity_at(&board, 80), 0);
     CHECK_EQ(board.core.player[1].state, THR_PLAYER_IDLE);
@@ -129,7 +129,7 @@ static void seek_and_rate(void)
     h = load(transient_body, sizeof transient_body, 0);
     /* start at position 95 ms: the transient (at 100 ms) comes 5 ms later */
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 95000), THR_OK);
-    fake_board_run_ms(&board, 30);
+    board_run_ms(&board, 30);
     CHECK_EQ(trace_intensity_at(&board, 4), 0);
     CHECK_EQ(trace_intensity_at(&board, 5), 26214);
     CHECK_EQ(trace_intensity_at(&board, 20), 13107);
@@ -138,7 +138,7 @@ static void seek_and_rate(void)
     h = load(transient_body, sizeof transient_body, 0);
     CHECK_EQ(thr_player_rate(&board.core, 0, 512), THR_OK);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 80);
+    board_run_ms(&board, 80);
     CHECK_EQ(trace_intensity_at(&board, 49), 0);
     CHECK_EQ(trace_intensity_at(&board, 50), 26214);
     CHECK_EQ(trace_intensity_at(&board, 65), 13107);
@@ -148,7 +148,7 @@ static void seek_and_rate(void)
     h = load(transient_body, sizeof transient_body, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
     CHECK_EQ(thr_player_seek(&board.core, 0, 90000, 5000), THR_OK);
-    fake_board_run_ms(&board, 30);
+    board_run_ms(&board, 30);
     CHECK_EQ(trace_intensity_at(&board, 14), 0);
     CHECK_EQ(trace_intensity_at(&board, 15), 26214);
 }
@@ -164,7 +164,7 @@ static void runtime_controls(void)
     CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_INTENSITY, 16384, 20000), THR_OK);
     CHECK_EQ(thr_player_curve(&board.core, 0, THR_CTL_INTENSITY, 100000, 2, times, values), THR_OK);
     CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_SHARPNESS, 60000, 0), THR_OK);   /* clamps to +1 */
-    fake_board_run_ms(&board, 260);
+    board_run_ms(&board, 260);
     CHECK_EQ(trace_intensity_at(&board, 19), 32768);
     CHECK_EQ(trace_intensity_at(&board, 20), 16384);    /* multiplies */
     CHECK_EQ(trace_intensity_at(&board, 100), 32768);   /* curve supersedes the step */
@@ -181,7 +181,7 @@ static void loop_passes(void)
     h = load(transient_body, sizeof transient_body, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
     CHECK_EQ(thr_player_loop(&board.core, 0, 1, 150000), THR_OK);
-    fake_board_run_ms(&board, 500);
+    board_run_ms(&board, 500);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);
     CHECK_EQ(trace_intensity_at(&board, 250), 26214);
     CHECK_EQ(trace_intensity_at(&board, 400), 26214);
@@ -202,7 +202,7 @@ static void mixing_and_overflow(void)
     for (i = 0; i < 40; i++) { body[n++] = 0x00; body[n++] = 0x00; }
     h = load(body, n, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 5);
+    board_run_ms(&board, 5);
     CHECK_EQ(trace_intensity_at(&board, 0), 32768);
     CHECK_EQ(trace_sharpness_at(&board, 0), thr_uq8_to_q15(0x40));
     CHECK_EQ(board.core.dropped_events, 40u - THR_MAX_ACTIVE);
@@ -223,7 +223,7 @@ static void reference_comparison(void)
         CHECK_EQ(thr_player_rate(&board.core, 0, r->rate_q8), THR_OK);
         CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
         if (r->loop) CHECK_EQ(thr_player_loop(&board.core, 0, 1, r->loop_end_us), THR_OK);
-        fake_board_run_ms(&board, r->samples < FAKE_TRACE_MAX ? r->samples : FAKE_TRACE_MAX);
+        board_run_ms(&board, r->samples < STUB_TRACE_MAX ? r->samples : STUB_TRACE_MAX);
         for (k = 0; k < r->samples && k < board.trace_count; k++) {
             long long fw = board.trace[k].intensity_q15, ref = r->intensity[k];
             long long lo = ref, hi = ref, d;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "thr_bytes.h"
 #include "thr_timeline.h"
 #include "generated/timeline_vectors.h"
 

@@ -3,13 +3,13 @@
  * no samples and reports a rate of 0. */
 #include <string.h>
 
-#include "fake_board.h"
+#include "test_board.h"
 #include "test.h"
 #include "thr_flash.h"
 #include "thr_internal.h"
 #include "generated/waveform_vectors.h"
 
-static fake_board board;
+static stub_board board;
 static uint8_t tl[256];
 
 /* An AudioCustom event naming resource 7, from 2 ms for 20 ms at volume `level` (UQ8), and a second
@@ -48,10 +48,10 @@ static long wave(uint32_t k) { return ((long)(k % 200u) - 100) * 256; }
 
 static void setup(void)
 {
-    fake_board_init(&board);
+    board_setup(&board);
     board.config.audio_output = THR_AUDIO_OUTPUT_SIMULATED;
     board.config.audio_rate_hz = 8000;
-    fake_board_reboot(&board);
+    stub_board_start(&board);
 }
 
 static void validation(void)
@@ -97,7 +97,7 @@ static void plays_samples_with_volume(void)
     CHECK_EQ(board.core.timeline[handle].state, THR_TL_WAVEFORM);
     timeline = load_audio_timeline(0x80, 0);   /* volume 128/255 */
     CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 30);
+    board_run_ms(&board, 30);
     CHECK_EQ(board.audio_first_us, 2000);         /* nothing written before the event */
     for (k = 0; k < 160; k++) {                   /* 20 ms at 8 kHz: the first 160 samples */
         long volume = 16448;                      /* 128/255 in Q15 */
@@ -115,7 +115,7 @@ static void overlapping_events_sum_and_clip(void)
     CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_OK);
     timeline = load_audio_timeline(0xFF, 1);
     CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 30);
+    board_run_ms(&board, 30);
     /* second event from 4 ms: sample k of the first plus sample k - 16 of the second */
     CHECK_EQ(audio_sample_at(&board, 2000 + 125 * 136), wave(136) + wave(120));
     /* both near -100: the sum clips at -1 */
@@ -139,9 +139,9 @@ static void refusals_and_missing_objects(void)
     /* freed while its event sounds: silence from then on, nothing read from freed memory */
     timeline = load_audio_timeline(0xFF, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 5);
+    board_run_ms(&board, 5);
     CHECK_EQ(thr_store_free(&board.core, handle), THR_OK);
-    fake_board_run_ms(&board, 10);
+    board_run_ms(&board, 10);
     CHECK_EQ(audio_sample_at(&board, 3000), wave(8));
     CHECK_EQ(audio_sample_at(&board, 10000), 0);
     CHECK(board.audio_count < 8u * 7u);            /* a tick after the free, no more is written */
@@ -149,9 +149,9 @@ static void refusals_and_missing_objects(void)
 
 static void unusable_rate_plays_nothing(void)
 {
-    fake_board_init(&board);
+    board_setup(&board);
     board.config.audio_rate_hz = 44100;   /* not a whole number of us per sample */
-    fake_board_reboot(&board);
+    stub_board_start(&board);
     CHECK_EQ(board.core.audio_per_tick, 0);
 }
 
@@ -171,13 +171,13 @@ static void without_samples(void)
 {
     static const uint8_t not_a_timeline[] = { 0x57, 0x46, 1, 0, 7, 0, 0, 0, 0x40, 0x1F, 0, 0, 5 };
     uint8_t handle = 0xFF, timeline;
-    fake_board_init(&board);
+    board_setup(&board);
     board.config.audio_rate_hz = 8000;
-    fake_board_reboot(&board);
+    stub_board_start(&board);
     CHECK_EQ(thr_store_load(&board.core, not_a_timeline, sizeof not_a_timeline, &handle), THR_BAD_TIMELINE);
     timeline = load_audio_timeline(0xFF, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
-    fake_board_run_ms(&board, 10);
+    board_run_ms(&board, 10);
     CHECK_EQ(board.trace[5].audio_q15, 32768);
 }
 

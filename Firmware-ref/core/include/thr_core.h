@@ -47,7 +47,7 @@ typedef struct thr_stored_timeline {
     uint32_t received;         /* next offset expected by the upload */
     uint32_t hash;             /* CRC-32C announced by UPLOAD_BEGIN */
     uint8_t state;
-    uint8_t users;             /* players using it */
+    uint8_t users;             /* players not idle that play it: it cannot be freed while > 0 */
     thr_tl_info info;
 } thr_stored_timeline;
 
@@ -106,8 +106,8 @@ typedef struct thr_player {
     uint8_t current;           /* index of the newest pass */
     uint8_t reading;           /* the newest pass still applies records (not past the end or loop end) */
     uint8_t next_known;        /* next_start holds the start of the record at the cursor */
-    uint8_t unsent_handle;     /* a PLAYER_FINISHED that found the send queue full: its handle, else 0 */
-    uint32_t unsent_at;        /* and its time */
+    uint8_t finished_handle;   /* it finished and the host has not been told: handle + 1, else 0 */
+    uint32_t finished_at;      /* and when */
     uint32_t start_at;         /* board time the playback begins */
     uint32_t action_at[THR_ACT_COUNT];   /* board time, low 32 bits */
     uint32_t seek_to_us;       /* pending seek position */
@@ -259,9 +259,12 @@ typedef struct thr_core {
     uint8_t engine_running;
     uint8_t fading;            /* a fade to silence is running: stop reason + 1 (0 = none) */
     uint8_t active_count;
+    uint8_t reports;           /* a player's finish or the engine's stop waits for the link to report it */
+    uint8_t stopped_reason;    /* the engine stopped and the host has not been told: reason + 1, else 0 */
     uint8_t *memory;           /* timeline memory */
     uint32_t memory_size;
     uint32_t dropped_events;   /* events not played because THR_MAX_ACTIVE were sounding */
+    uint32_t stopped_at;       /* when the engine stopped */
     /* Optional observer of board-to-host notifications (tests; NULL = none). */
     void (*notify)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t length);
     void *notify_ctx;
@@ -316,9 +319,9 @@ thr_status thr_player_channels(thr_core *core, uint8_t player, uint8_t channel_m
 thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_t value_q15, uint32_t at);
 thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32_t at, uint8_t count,
                             const uint32_t *times_us, const int32_t *values_q15);
-/* Stops every player and stream now and reports ENGINE_STOPPED(reason). */
+/* thr_engine.c: stops every player and stream now; the link reports ENGINE_STOPPED(reason). */
 void thr_engine_stop(thr_core *core, uint8_t reason);
-/* Fades all output to zero over config->fade_ms, then thr_engine_stop(reason). */
+/* thr_engine.c: fades all output to zero over config->fade_ms, then thr_engine_stop(reason). */
 void thr_engine_fade_out(thr_core *core, uint8_t reason);
 
 /* Raw streaming for one channel: `count` samples from `at`, one every interval_us (newest wins). */

@@ -22,11 +22,16 @@ thr_status thr_slot_store_bytes(thr_core *core, const uint8_t *bytes, uint32_t s
 thr_status thr_slot_erase(thr_core *core, uint8_t slot);
 /* Reads stored bytes back; *length is shortened at the end of the content. */
 thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t *out, uint32_t *length);
-/* Loads the slot into timeline memory (validated) and starts it on `player` at board time `at`. */
+/* 1 when the store is ready and the slot holds a timeline. */
+int thr_slot_used(const thr_core *core, uint8_t slot);
+/* Loads the slot's timeline into timeline memory (validated at commit, as an upload is); gives its
+ * handle. A timeline already loaded (same size and hash) is found, not copied again. */
+thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle);
+/* thr_slot_play.c: loads the slot (thr_slot_load) and starts it on `player` at board time `at`. */
 thr_status thr_slot_play(thr_core *core, uint8_t slot, uint8_t player, uint32_t at);
 /* Binds a slot to boot (trigger 0) or to trigger input `input` (trigger 1); slot 255 unbinds. */
 thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input);
-/* A trigger input fired: plays its bound slot on the last player. */
+/* thr_slot_play.c: a trigger input fired: plays its bound slot on the last player. */
 thr_status thr_slot_trigger(thr_core *core, uint8_t input);
 
 #endif

@@ -89,7 +89,4 @@ int thr_tl_read_record(const uint8_t *bytes, const thr_tl_info *info, uint32_t o
 /* Reads one curve point at `*offset` (updated): delta ticks and raw value. 0 on failure. */
 int thr_tl_read_point(const uint8_t *bytes, uint32_t end, uint32_t *offset, uint32_t *delta, uint8_t *value);
 
-/* CRC-32/ISO-HDLC as used by the timeline checksum (bitwise, no table). */
-uint32_t thr_crc32_update(uint32_t crc, const uint8_t *data, uint32_t length);
-
 #endif

@@ -1,20 +1,22 @@
-/* The serial link (Protocol/PROTOCOL.md): frame receiver, message checker, COBS and CRC-32C.
- * The board's use of them (session, reliable window, dispatch) is inside thr_core_poll; these
- * pieces are public for tests, fuzzers and the simulator. */
-#ifndef THR_LINK_H
-#define THR_LINK_H
+/* The frame codec (Protocol/PROTOCOL.md §2): COBS framing, the 8-byte header and the CRC-32C, in
+ * both directions. Pure functions of their input, above the byte helpers only; the link uses them,
+ * and so do the tests, the fuzzers and the simulator. */
+#ifndef THR_FRAME_H
+#define THR_FRAME_H
 
 #include <stdint.h>
 
-/* Rejection reasons of a received piece (§2.5) and of a payload (§5.1). */
+/* Rejection reasons of a received piece (§2.5) and of a payload (§5.1, thr_message.h). */
 enum {
     THR_RX_NONE = 0, THR_RX_OVERSIZE, THR_RX_COBS_INVALID, THR_RX_TOO_SHORT, THR_RX_CRC_MISMATCH,
     THR_RX_BAD_VERSION, THR_RX_BAD_FLAGS, THR_RX_BAD_CHANNEL,
     THR_PL_UNKNOWN_TYPE, THR_PL_TRUNCATED, THR_PL_TRAILING_BYTES, THR_PL_INVALID_BOOL,
     THR_PL_STRING_TOO_LONG, THR_PL_INVALID_UTF8, THR_PL_LIST_TOO_LONG
 };
+/* The spec's name of a reason ("crc_mismatch", ...), static. */
 const char *thr_reason_name(unsigned reason);
 
+/* One frame's header fields and its payload. */
 typedef struct thr_frame {
     uint8_t channel, nak;
     uint16_t epoch;
@@ -23,6 +25,7 @@ typedef struct thr_frame {
     uint16_t length;
 } thr_frame;
 
+/* ---- receiving ---- */
 /* Receives bytes into a caller-supplied buffer of capacity L(P) = (P+12) + (P+12)/254 + 1. */
 typedef struct thr_frame_rx {
     uint8_t *buffer;
@@ -40,23 +43,17 @@ void thr_frame_rx_init(thr_frame_rx *rx, uint8_t *buffer, uint16_t capacity, uin
  * negative rejection reason (-THR_RX_*) when a piece was discarded. */
 int thr_frame_rx_byte(thr_frame_rx *rx, uint8_t byte, thr_frame *frame);
 
-/* Checks a payload against a schema table (thr_messages.h). Returns 0 or a THR_MSG_* reason;
- * *field and *offset say where. */
-unsigned thr_msg_check(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length,
-                       uint8_t *field, uint16_t *offset);
-
-/* thr_msg_check that also decodes the first THR_MSG_MAX_FIELDS top-level fields into values[]:
- * fixed-size fields by value (little-endian; i16 sign-extended), strings, bytes and lists by the
- * offset where they start. `values` may be NULL. */
-#define THR_MSG_MAX_FIELDS 8u
-unsigned thr_msg_decode(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length,
-                        uint8_t *field, uint16_t *offset, uint32_t *values);
-
-uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length);
+/* ---- sending ---- */
+/* Where the bytes go: called several times per frame, block by block. */
+typedef void (*thr_frame_put)(void *ctx, const uint8_t *data, uint32_t length);
 
 /* Writes 00 COBS(frame) 00 through `put`, block by block (no buffer): `frame` is the header, the
  * payload and the CRC, `n` bytes in all. */
-void thr_frame_emit(const uint8_t *frame, uint32_t n, void (*put)(void *ctx, const uint8_t *data, uint32_t length),
-                    void *ctx);
+void thr_frame_emit(const uint8_t *frame, uint32_t n, thr_frame_put put, void *ctx);
+
+/* Encodes `f` into `plain` (its header; its payload, copied unless it already sits at plain + 8;
+ * the CRC-32C) and writes it through `put` as thr_frame_emit does. `plain` holds 12 + f->length
+ * bytes. */
+void thr_frame_write(const thr_frame *f, uint8_t *plain, thr_frame_put put, void *ctx);
 
 #endif

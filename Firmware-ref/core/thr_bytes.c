@@ -1,0 +1,63 @@
+/* Byte helpers (thr_bytes.h): the bottom layer, calling nothing. */
+#include "thr_bytes.h"
+
+uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length)
+{
+    uint32_t i;
+    crc = ~crc;
+    for (i = 0; i < length; i++) {
+        unsigned bit;
+        crc ^= data[i];
+        for (bit = 0; bit < 8u; bit++) crc = (crc >> 1) ^ (poly & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+uint32_t thr_crc32c_update(uint32_t crc, const uint8_t *data, uint32_t length)
+{
+    return thr_crc_reflected(0x82F63B78u, crc, data, length);
+}
+
+uint32_t thr_crc32_update(uint32_t crc, const uint8_t *data, uint32_t length)
+{
+    return thr_crc_reflected(0xEDB88320u, crc, data, length);
+}
+
+int thr_utf8_valid(const uint8_t *s, uint32_t n)
+{
+    uint32_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        uint32_t extra, cp, k;
+        if (c < 0x80u) { i++; continue; }
+        if (c >= 0xC2u && c <= 0xDFu) { extra = 1; cp = c & 0x1Fu; }
+        else if (c >= 0xE0u && c <= 0xEFu) { extra = 2; cp = c & 0x0Fu; }
+        else if (c >= 0xF0u && c <= 0xF4u) { extra = 3; cp = c & 0x07u; }
+        else return 0;
+        if (n - i <= extra) return 0;
+        for (k = 1; k <= extra; k++) {
+            if ((s[i + k] & 0xC0u) != 0x80u) return 0;
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        if ((extra == 2u && (cp < 0x800u || (cp >= 0xD800u && cp <= 0xDFFFu))) ||
+            (extra == 3u && (cp < 0x10000u || cp > 0x10FFFFu))) return 0;
+        i += extra + 1u;
+    }
+    return 1;
+}
+
+void thr_copy(void *dst, const void *src, uint32_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    while (n--) *d++ = *s++;
+}
+
+uint8_t *thr_put_le(uint8_t *p, uint32_t v, unsigned width)
+{
+    while (width--) {
+        *p++ = (uint8_t)v;
+        v >>= 8;
+    }
+    return p;
+}

@@ -1,0 +1,115 @@
+/* The link's sending side (PROTOCOL.md §4, §6): control frames written at once, reliable frames
+ * queued in the send ring until the peer's window lets them out and kept until acknowledged, and
+ * the notifications the board sends unasked. Frames are encoded by thr_frame.c. */
+#include "thr_frame.h"
+#include "thr_internal.h"
+#include "thr_link.h"
+#include "thr_messages.h"
+
+/* The board's serial line, as the frame encoder's output. */
+static void put_serial(void *ctx, const uint8_t *data, uint32_t length)
+{
+    const thr_core *core = ctx;
+    if (core->hal->serial_write) core->hal->serial_write(core->hal->ctx, data, length);
+}
+
+uint8_t thr_link_window(const thr_core *core)
+{
+    int free_slots = (int)THR_TX_SLOTS - (int)core->link.tx_count - 1;
+    return (uint8_t)(free_slots < 0 ? 0 : free_slots > 127 ? 127 : free_slots);
+}
+
+/* Writes one frame on the line: the caller's channel, seq, type and payload (encoded in `plain`),
+ * the link's epoch, acknowledgement, window and NAK. */
+THR_NOINLINE static void send_frame(thr_core *core, uint8_t *plain, uint8_t channel, uint8_t seq, uint8_t type,
+                                    const uint8_t *payload, uint16_t length)
+{
+    thr_link *l = &core->link;
+    thr_frame f;
+    f.channel = channel;
+    f.nak = l->nak_pending;
+    f.epoch = l->epoch;
+    f.seq = seq;
+    f.ack = l->last_accepted;
+    f.window = l->advertised = thr_link_window(core);
+    f.type = type;
+    f.payload = payload;
+    f.length = length;
+    l->ack_pending = 0;   /* the acknowledgement rides on this frame */
+    l->nak_pending = 0;
+    thr_frame_write(&f, plain, put_serial, core);
+}
+
+void thr_link_send_control(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
+{
+    uint8_t frame[8u + 200u + 4u];
+    if (length > 200u) return;
+    send_frame(core, frame, 0, 0, type, payload, length);
+}
+
+void thr_link_transmit(thr_core *core, thr_tx_entry *e)
+{
+    e->sent_at = core->now;
+    if (e->transmissions < 255u) e->transmissions++;
+    send_frame(core, e->frame, 1, e->frame[4], e->frame[7], e->frame + 8, e->length);
+}
+
+int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
+{
+    thr_link *l = &core->link;
+    thr_tx_entry *e;
+    if (!l->session || l->tx_count >= THR_TX_SLOTS || length > THR_TX_PAYLOAD) {
+        l->dropped_notifications++;
+        return 0;
+    }
+    e = &core->buffers.tx[l->tx_count++];
+    e->length = length;
+    e->transmissions = 0;
+    e->frame[7] = type;
+    if (length) thr_copy(e->frame + 8, payload, length);
+    return 1;
+}
+
+void thr_link_flush(thr_core *core)
+{
+    thr_link *l = &core->link;
+    while (l->session && l->tx_sent < l->tx_count && l->tx_sent < l->peer_window) {
+        thr_tx_entry *e = &core->buffers.tx[l->tx_sent++];
+        e->frame[4] = l->next_seq++;
+        thr_link_transmit(core, e);
+    }
+    if (l->session && (l->ack_pending || l->nak_pending || (l->advertised == 0u && thr_link_window(core) > 0u)))
+        thr_link_send_control(core, THR_MSG_ACK, 0, 0);
+}
+
+int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
+{
+    if (core->notify) core->notify(core->notify_ctx, type, payload, length);
+    return !core->link.session || thr_link_send_reliable(core, type, payload, length);
+}
+
+void thr_link_report(thr_core *core)
+{
+    uint8_t p, waiting = 0, payload[6];
+    if (core->stopped_reason) {
+        payload[0] = (uint8_t)(core->stopped_reason - 1u);
+        thr_put32(payload + 1, core->stopped_at);
+        core->stopped_reason = 0;
+        thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
+    }
+    for (p = 0; p < THR_MAX_PLAYERS; p++) {
+        thr_player *pl = &core->player[p];
+        if (!pl->finished_handle) continue;
+        if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) {
+            waiting = 1;   /* tried again after the next tick */
+            continue;
+        }
+        payload[0] = p;
+        payload[1] = (uint8_t)(pl->finished_handle - 1u);
+        thr_put32(payload + 2, pl->finished_at);
+        pl->finished_handle = 0;
+        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6);   /* there is room: never refused */
+    }
+    core->reports = waiting;
+}
+
