@@ -188,7 +188,7 @@ public final class SimulatedBoard {
     /// The core's status codes are the wire's (thr_core.h), so ThrumWire's enum names them.
     static func describe(_ status: thr_status) -> String {
         let raw = status.rawValue
-        return WireStatus(rawValue: UInt8(truncatingIfNeeded: raw)).map { "\($0) (\(raw))" } ?? "status \(raw)"
+        return WireStatus(rawValue: UInt8(truncatingIfNeeded: raw)).name.map { "\($0) (\(raw))" } ?? "status \(raw)"
     }
 
     // MARK: hardware callbacks

@@ -164,7 +164,7 @@ final class LatencyBench: @unchecked Sendable {
                 probe += 1
             }
         }
-        let frame = Self.frameBytes(.rtParam(player: 0, parameter: 0, value: 8192), channel: .realtime)
+        let frame = Self.frameBytes(.rtParam(player: 0, parameter: .intensityControl, value: 8192), channel: .realtime)
         let wire = wireTime(bytes: frame)
         func percentile(_ values: [Double], _ p: Double) -> Double {
             guard !values.isEmpty else { return .infinity }

@@ -128,9 +128,8 @@ enum LinkBenchmark {
                 let room = sim.host.preferredPayload - 7
                 let end = min(data.count, queuedUpTo + room)
                 do {
-                    try sim.hostSend(WireMessage(.uploadChunk, [
-                        "tag": .int(Int64(count)), "handle": 0, "offset": .int(Int64(queuedUpTo)), "data": .bytes(Array(data[queuedUpTo..<end])),
-                    ]))
+                    try sim.hostSend(
+                        .uploadChunk(tag: UInt16(truncatingIfNeeded: count), handle: 0, offset: UInt32(queuedUpTo), data: Array(data[queuedUpTo..<end])))
                 } catch {
                     failure = error
                     return
@@ -143,8 +142,8 @@ enum LinkBenchmark {
         queueChunks(&simulation)
         var received: [UInt8] = []
         let completed = simulation.run(until: start + limit) { sim in
-            for (message, _) in sim.takeBoardReceived() where message.type == .uploadChunk {
-                received.append(contentsOf: message["data"]?.bytes ?? [])
+            for (message, _) in sim.takeBoardReceived() {
+                if case .uploadChunk(let chunk) = message { received.append(contentsOf: chunk.data) }
             }
             queueChunks(&sim)
             return received.count >= data.count || failure != nil

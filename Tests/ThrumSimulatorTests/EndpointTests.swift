@@ -46,7 +46,7 @@ import ThrumWire
         let (host, server) = try SimulatorServer.inProcess(configuration: configuration)
         let serving = Task { try await server.run() }
         let info = try await Self.handshake(over: host)
-        #expect(info.fields["board"]?.string == "in-process")
+        #expect(try BoardCapabilities(info: info).boardName == "in-process")
         #expect(try BoardCapabilities(info: info).tickRate == 1000)
         serving.cancel()
         try await serving.value

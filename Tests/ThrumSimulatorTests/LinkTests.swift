@@ -62,7 +62,7 @@ import ThrumWire
         let start = (board.time / 1000 + 20) * 1000
         try host.send(.playerStart(tag: 9, player: 0, handle: handle, atTime: UInt32(start), position: 0))
         let reply = try host.waitFor(.result)
-        #expect(reply.int("status") == 0)
+        #expect(reply.status == .ok)
         host.run(until: { _ in false }, deadline: start + 500_000)
 
         let direct = try FirmwareRendering.render(timeline: bytes, seconds: 0.45)

@@ -91,9 +91,8 @@ struct AdaptivePayloadTests {
                 largest = max(largest, payload)
                 let end = min(data.count, queued + payload - 7)
                 do {
-                    try sim.hostSend(WireMessage(.uploadChunk, [
-                        "tag": .int(Int64(tag & 0xFFFF)), "handle": 0, "offset": .int(Int64(queued)), "data": .bytes(Array(data[queued..<end])),
-                    ]))
+                    try sim.hostSend(
+                        .uploadChunk(tag: UInt16(truncatingIfNeeded: tag), handle: 0, offset: UInt32(queued), data: Array(data[queued..<end])))
                 } catch {
                     failure = error
                     return
@@ -104,9 +103,7 @@ struct AdaptivePayloadTests {
         }
         queue(&simulation)
         simulation.run(until: simulation.now + limit) { sim in
-            for (message, _) in sim.takeBoardReceived() where message.type == .uploadChunk {
-                arrived.append(contentsOf: message["data"]?.bytes ?? [])
-            }
+            for (message, _) in sim.takeBoardReceived() { arrived.append(contentsOf: message.chunkData ?? []) }
             queue(&sim)
             return arrived.count >= data.count || failure != nil
         }
@@ -165,15 +162,15 @@ struct AdaptivePayloadTests {
     func uploadFollowsLimit() {
         var upload = TimelineUpload(bytes: Array(repeating: 7, count: 500), maxPayload: 256, firstTag: 1)
         _ = upload.restart()
-        let chunks = upload.handle(.uploadStatus(tag: 1, status: 0, handle: 3, nextOffset: 0), payloadLimit: 40)
+        let chunks = upload.handle(.uploadStatus(tag: 1, status: .ok, handle: 3, nextOffset: 0), payloadLimit: 40)
         #expect(!chunks.isEmpty)
-        #expect(chunks.allSatisfy { ($0["data"]?.bytes?.count ?? 0) <= 33 })
+        #expect(chunks.allSatisfy { ($0.chunkData?.count ?? 0) <= 33 })
         #expect(chunks.allSatisfy { (try? MessageCodec.encode($0, maxPayload: 40)) != nil })
         let full = TimelineUpload(bytes: Array(repeating: 7, count: 500), maxPayload: 256, firstTag: 1)
         var large = full
         _ = large.restart()
-        let big = large.handle(.uploadStatus(tag: 1, status: 0, handle: 3, nextOffset: 0), payloadLimit: 5000)
-        #expect(big.first?["data"]?.bytes?.count == 249, "never more than the board's maximum")
+        let big = large.handle(.uploadStatus(tag: 1, status: .ok, handle: 3, nextOffset: 0), payloadLimit: 5000)
+        #expect(big.first?.chunkData?.count == 249, "never more than the board's maximum")
     }
 }
 

@@ -12,12 +12,14 @@ struct LinkSessionTests {
         }
     }
 
-    static func info(nonce: Int64, major: Int64 = Int64(MessageCatalog.major)) -> WireMessage {
+    static func info(nonce: UInt32, major: UInt8 = MessageCatalog.major) -> WireMessage.Info {
         guard case .board(_, var info) = LinkSimulation.boardConfiguration().role else { fatalError() }
-        info["nonce"] = .int(nonce)
-        info["major"] = .int(major)
+        info.nonce = nonce
+        info.major = major
         return info
     }
+
+    static func boardFrame(_ info: WireMessage.Info, epoch: UInt16) -> [UInt8] { boardFrame(.info(info), epoch: epoch) }
 
     static func boardFrame(_ message: WireMessage, channel: Channel = .control, epoch: UInt16, seq: UInt8 = 0, ack: UInt8 = 0, window: UInt8 = 4) -> [UInt8] {
         let header = FrameHeader(channel: channel, epoch: epoch, seq: seq, ack: ack, window: window, type: message.type.rawValue)
@@ -32,7 +34,7 @@ struct LinkSessionTests {
         var host = LinkSession(configuration: configuration)
         host.connect(at: now)
         let hello = decode(host.takeFrames())[0]
-        host.receive(boardFrame(info(nonce: hello.message!.int("nonce")!), epoch: epoch), at: now)
+        host.receive(boardFrame(info(nonce: hello.message!.nonce!), epoch: epoch), at: now)
         return host
     }
 
@@ -45,11 +47,11 @@ struct LinkSessionTests {
         #expect(sent[0].header.epoch == 0 && sent[0].header.channel == .control)
         let hello = try #require(sent[0].message)
         #expect(hello.type == .hello)
-        #expect(hello.int("major") == Int64(MessageCatalog.major))
+        #expect(hello.announcedMajor == MessageCatalog.major)
 
         host.receive(Self.boardFrame(Self.info(nonce: 1234), epoch: 0x77), at: .zero)  // wrong nonce: ignored
         #expect(!host.isEstablished)
-        host.receive(Self.boardFrame(Self.info(nonce: hello.int("nonce")!), epoch: 0x77), at: .zero)
+        host.receive(Self.boardFrame(Self.info(nonce: hello.nonce!), epoch: 0x77), at: .zero)
         #expect(host.isEstablished)
         #expect(host.epoch == 0x77)
         #expect(host.peerMaxPayload == 512)
@@ -75,19 +77,19 @@ struct LinkSessionTests {
     func versionMismatch() throws {
         var host = LinkSession(configuration: LinkConfiguration(role: .host))
         host.connect(at: .zero)
-        let nonce = try #require(Self.decode(host.takeFrames())[0].message?.int("nonce"))
-        var info = Self.info(nonce: nonce, major: Int64(MessageCatalog.major) + 1)
-        info["minor"] = 3
+        let nonce = try #require(Self.decode(host.takeFrames())[0].message?.nonce)
+        var info = Self.info(nonce: nonce, major: MessageCatalog.major + 1)
+        info.minor = 3
         host.receive(Self.boardFrame(info, epoch: 9), at: .zero)
         #expect(!host.isEstablished)
         #expect(host.takeEvents() == [.versionMismatch(host: .current, board: ProtocolVersion(major: MessageCatalog.major + 1, minor: 3))])
-        #expect(throws: LinkError.notConnected) { try host.send(WireMessage(.engineStart, ["tag": 1]), at: .zero) }
+        #expect(throws: LinkError.notConnected) { try host.send(.engineStart(tag: 1), at: .zero) }
     }
 
     @Test("the board role answers a HELLO of another major with INFO but accepts nothing else")
     func boardRefusesOtherMajor() {
         var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 5))
-        let hello = WireMessage(.hello, ["major": .int(Int64(MessageCatalog.major) + 1), "minor": 0, "max_payload": 1024, "window": 8, "nonce": 42])
+        let hello = WireMessage.hello(major: MessageCatalog.major + 1, minor: 0, maxPayload: 1024, window: 8, nonce: 42)
         board.receive(FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello)), at: .zero)
         let answer = Self.decode(board.takeFrames())
         #expect(answer.first?.message?.type == .info)
@@ -100,7 +102,7 @@ struct LinkSessionTests {
     @Test("a repeated HELLO with the same nonce repeats INFO without starting a new epoch")
     func duplicateHello() {
         var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 5))
-        let hello = WireMessage(.hello, ["major": .int(Int64(MessageCatalog.major)), "minor": 0, "max_payload": 1024, "window": 8, "nonce": 42])
+        let hello = WireMessage.hello(major: MessageCatalog.major, minor: 0, maxPayload: 1024, window: 8, nonce: 42)
         let frame = FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello))
         board.receive(frame, at: .zero)
         let first = Self.decode(board.takeFrames())
@@ -108,9 +110,8 @@ struct LinkSessionTests {
         let second = Self.decode(board.takeFrames())
         #expect(first.map(\.header.epoch) == [6])
         #expect(second.map(\.header.epoch) == [6])
-        #expect(second.first?.message?.int("nonce") == 42)
-        var another = hello
-        another["nonce"] = 43
+        #expect(second.first?.message?.nonce == 42)
+        let another = WireMessage.hello(major: MessageCatalog.major, minor: 0, maxPayload: 1024, window: 8, nonce: 43)
         board.receive(FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(another)), at: .zero)
         #expect(Self.decode(board.takeFrames()).map(\.header.epoch) == [7])
     }
@@ -119,10 +120,10 @@ struct LinkSessionTests {
     func peerReset() throws {
         var host = Self.connectedHost(epoch: 0x0100)
         _ = host.takeEvents()
-        try host.send(WireMessage(.engineStart, ["tag": 1]), at: .zero)
-        try host.send(WireMessage(.engineStop, ["tag": 2]), at: .zero)
+        try host.send(.engineStart(tag: 1), at: .zero)
+        try host.send(.engineStop(tag: 2), at: .zero)
         _ = host.takeFrames()
-        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 0x0900), at: .zero)
+        host.receive(Self.boardFrame(.ack(), epoch: 0x0900), at: .zero)
         #expect(host.takeEvents() == [.peerReset(previousEpoch: 0x0100, newEpoch: 0x0900, discardedMessages: 2)])
         #expect(!host.isEstablished)
         #expect(Self.decode(host.takeFrames()).first?.message?.type == .hello)
@@ -152,26 +153,27 @@ struct LinkSessionTests {
         let error = try #require(replies.first { $0.message?.type == .error })
         #expect(error.header.channel == .reliable)
         #expect(error.header.ack == 1)
-        #expect(error.message?.int("ref_type") == 0xEE)
-        #expect(error.message?.int("status") == 13)
-        #expect(error.message?["detail"]?.string?.contains("238") == true)
+        guard case .error(let report)? = error.message else { Issue.record("no ERROR: \(String(describing: error.message))"); return }
+        #expect(report.refType == 0xEE)
+        #expect(report.status == .unknownMessage)
+        #expect(report.detail.contains("238"))
     }
 
     @Test("a message from the wrong direction is answered like an unknown one")
     func wrongDirection() throws {
         var host = Self.connectedHost(epoch: 0x0100)
         _ = host.takeEvents()
-        let upload = WireMessage(.uploadBegin, ["tag": 1, "size": 10, "hash": 0])
+        let upload = WireMessage.uploadBegin(tag: 1, size: 10, hash: 0)
         host.receive(Self.boardFrame(upload, channel: .reliable, epoch: 0x0100, seq: 1), at: .zero)
         #expect(host.takeEvents() == [.undecodable(.wrongDirection(message: "UPLOAD_BEGIN"), .reliable)])
-        #expect(throws: LinkError.wrongDirection(.info)) { try host.send(Self.info(nonce: 1), at: .zero) }
+        #expect(throws: LinkError.wrongDirection(.info)) { try host.send(.info(Self.info(nonce: 1)), at: .zero) }
     }
 
     @Test("realtime frames: newest wins, stale and duplicate ones are dropped")
     func realtimeNewestWins() {
         var host = Self.connectedHost(epoch: 0x0100)
         _ = host.takeEvents()
-        let log = WireMessage(.log, ["level": 1, "text": "x"])  // any board message; channel is what matters here
+        let log = WireMessage.log(level: .info, text: "x")  // any board message; channel is what matters here
         for seq: UInt8 in [5, 4, 6, 6, 200, 7, 70] {
             let header = FrameHeader(channel: .realtime, epoch: 0x0100, seq: seq, window: 4, type: MessageType.log.rawValue)
             host.receive(FrameEncoder.encode(header: header, payload: try! MessageCodec.encode(log)), at: .zero)
@@ -194,7 +196,7 @@ struct LinkSessionTests {
         _ = host.takeEvents()
         _ = host.takeFrames()
         func deliver(_ seq: UInt8) -> [(header: FrameHeader, message: WireMessage?)] {
-            host.receive(Self.boardFrame(WireMessage(.result, ["tag": .int(Int64(seq)), "status": 0]), channel: .reliable, epoch: 0x0100, seq: seq), at: .zero)
+            host.receive(Self.boardFrame(.result(tag: UInt16(seq), status: .ok), channel: .reliable, epoch: 0x0100, seq: seq), at: .zero)
             return Self.decode(host.takeFrames())
         }
         #expect(deliver(1).map(\.header.ack) == [1])
@@ -204,8 +206,8 @@ struct LinkSessionTests {
         #expect(gap.map(\.header.nak) == [true])
         #expect(deliver(4).map(\.header.nak) == [false])  // one NAK per gap
         #expect(deliver(2).map(\.header.ack) == [2])
-        let delivered = host.takeEvents().compactMap { event -> Int64? in
-            if case .received(let message, .reliable) = event { message.int("tag") } else { nil }
+        let delivered = host.takeEvents().compactMap { event -> UInt16? in
+            if case .received(let message, .reliable) = event { message.tag } else { nil }
         }
         #expect(delivered == [1, 2])
         #expect(host.statistics.duplicates == 1)
@@ -220,19 +222,19 @@ struct LinkSessionTests {
         configuration.maxTransmissions = 3
         var host = LinkSession(configuration: configuration)
         host.connect(at: .zero)
-        let nonce = Self.decode(host.takeFrames())[0].message!.int("nonce")!
+        let nonce = Self.decode(host.takeFrames())[0].message!.nonce!
         var info = Self.info(nonce: nonce)
-        info["window"] = 2
+        info.window = 2
         host.receive(Self.boardFrame(info, epoch: 1), at: .zero)
-        for tag in 1...5 { try host.send(WireMessage(.engineStart, ["tag": .int(Int64(tag))]), at: .zero) }
+        for tag in 1...5 { try host.send(.engineStart(tag: UInt16(tag)), at: .zero) }
         #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [1, 2])  // INFO.window = 2
 
         let t1 = MonotonicInstant.zero + .milliseconds(20)
-        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 1, window: 2), at: t1)
+        host.receive(Self.boardFrame(.ack(), epoch: 1, ack: 1, window: 2), at: t1)
         #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [3])
         #expect(host.pendingReliable == 4)
 
-        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 1, window: 2), at: t1)  // duplicate ack: nothing
+        host.receive(Self.boardFrame(.ack(), epoch: 1, ack: 1, window: 2), at: t1)  // duplicate ack: nothing
         #expect(Self.decode(host.takeFrames()).isEmpty)
 
         var transmissions = 0
@@ -255,7 +257,7 @@ struct LinkSessionTests {
         var host = connectedHost(epoch: 1)
         try host.send(WireMessage.engineStart(tag: 0), at: .zero)
         _ = host.takeFrames()
-        host.receive(boardFrame(WireMessage(.ack), epoch: 1, ack: 1, window: 4), at: .zero + .milliseconds(20))
+        host.receive(boardFrame(.ack(), epoch: 1, ack: 1, window: 4), at: .zero + .milliseconds(20))
         for tag in 1...3 { try host.send(WireMessage.engineStart(tag: UInt16(tag)), at: .zero + .milliseconds(20)) }
         #expect(decode(host.takeFrames()).map(\.header.seq) == [2, 3, 4])
         let deadline = try #require(host.nextDeadline)
@@ -267,14 +269,14 @@ struct LinkSessionTests {
     @Test("after a timeout, a late acknowledgement of the resent frame resends the frames the receiver dropped")
     func timeoutRecovery() throws {
         var (host, timedOut) = try Self.hostAfterTimeout()
-        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 2, window: 4), at: timedOut + .milliseconds(15))
+        host.receive(Self.boardFrame(.ack(), epoch: 1, ack: 2, window: 4), at: timedOut + .milliseconds(15))
         #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [3, 4])
     }
 
     @Test("after a spurious timeout, a prompt acknowledgement of the original sends nothing again")
     func spuriousTimeout() throws {
         var (host, timedOut) = try Self.hostAfterTimeout()
-        host.receive(Self.boardFrame(WireMessage(.ack), epoch: 1, ack: 3, window: 4), at: timedOut + .milliseconds(1))
+        host.receive(Self.boardFrame(.ack(), epoch: 1, ack: 3, window: 4), at: timedOut + .milliseconds(1))
         #expect(Self.decode(host.takeFrames()).isEmpty)
         #expect(host.pendingReliable == 1)
     }
@@ -282,7 +284,7 @@ struct LinkSessionTests {
     @Test("NAK makes the sender resend from the gap at once")
     func nakResend() throws {
         var host = Self.connectedHost(epoch: 1)
-        for tag in 1...3 { try host.send(WireMessage(.engineStart, ["tag": .int(Int64(tag))]), at: .zero) }
+        for tag in 1...3 { try host.send(.engineStart(tag: UInt16(tag)), at: .zero) }
         _ = host.takeFrames()
         let header = FrameHeader(channel: .control, nak: true, epoch: 1, ack: 1, window: 4, type: 0)
         host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(10))  // round trip 10 ms
@@ -310,11 +312,11 @@ struct LinkSessionTests {
         configuration.maxQueuedMessages = 2
         var host = LinkSession(configuration: configuration)
         host.connect(at: .zero)
-        let nonce = Self.decode(host.takeFrames())[0].message!.int("nonce")!
+        let nonce = Self.decode(host.takeFrames())[0].message!.nonce!
         host.receive(Self.boardFrame(Self.info(nonce: nonce), epoch: 1), at: .zero)
-        try host.send(WireMessage(.engineStart, ["tag": 1]), at: .zero)
-        try host.send(WireMessage(.engineStart, ["tag": 2]), at: .zero)
-        #expect(throws: LinkError.queueFull(limit: 2)) { try host.send(WireMessage(.engineStart, ["tag": 3]), at: .zero) }
+        try host.send(.engineStart(tag: 1), at: .zero)
+        try host.send(.engineStart(tag: 2), at: .zero)
+        #expect(throws: LinkError.queueFull(limit: 2)) { try host.send(.engineStart(tag: 3), at: .zero) }
     }
 }
 
@@ -327,9 +329,9 @@ struct KeepAliveTests {
         configuration.clockSync.interval = .seconds(1)
         var host = LinkSession(configuration: configuration)
         host.connect(at: .zero)
-        let nonce = try #require(LinkSessionTests.decode(host.takeFrames())[0].message?.int("nonce"))
+        let nonce = try #require(LinkSessionTests.decode(host.takeFrames())[0].message?.nonce)
         var info = LinkSessionTests.info(nonce: nonce)
-        info["keepalive_ms"] = 300
+        info.keepaliveMs = 300
         host.receive(LinkSessionTests.boardFrame(info, epoch: 1), at: .zero)
         var pingTimes: [MonotonicInstant] = []
         while let deadline = host.nextDeadline, deadline < .zero + .seconds(1) {
@@ -339,6 +341,25 @@ struct KeepAliveTests {
         #expect(pingTimes.count >= 9)
         for (earlier, later) in zip(pingTimes, pingTimes.dropFirst()) {
             #expect(later.duration(since: earlier) <= .milliseconds(100))
+        }
+    }
+}
+
+extension WireMessage {
+    /// The nonce a HELLO or INFO carries (the tests answer handshakes with it).
+    var nonce: UInt32? {
+        switch self {
+        case .hello(let hello): hello.nonce
+        case .info(let info): info.nonce
+        default: nil
+        }
+    }
+
+    var announcedMajor: UInt8? {
+        switch self {
+        case .hello(let hello): hello.major
+        case .info(let info): info.major
+        default: nil
         }
     }
 }

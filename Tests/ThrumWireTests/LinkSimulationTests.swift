@@ -41,11 +41,13 @@ struct LinkSimulationTests {
         simulation.run(until: .zero + .seconds(2)) { $0.host.isEstablished }
         #expect(simulation.host.isEstablished)
         for value in 0..<200 {
-            try simulation.hostSend(WireMessage(.rtParam, ["player": 0, "parameter": 0, "value": .int(Int64(value))]))
+            try simulation.hostSend(.rtParam(player: 0, parameter: .intensityControl, value: Int16(value)))
             simulation.run(until: simulation.now + .milliseconds(2))
         }
         simulation.run(until: simulation.now + .milliseconds(50))
-        let values = simulation.takeBoardReceived().filter { $0.channel == .realtime }.compactMap { $0.message.int("value") }
+        let values = simulation.takeBoardReceived().filter { $0.channel == .realtime }.compactMap { message -> Int16? in
+            if case .rtParam(let update) = message.message { update.value } else { nil }
+        }
         #expect(values == values.sorted() && Set(values).count == values.count, "strictly increasing: no stale or duplicate update")
         #expect(values.count < 200 && values.count > 120)
         #expect(simulation.host.statistics.retransmissions == 0)
@@ -66,7 +68,8 @@ struct LinkSimulationTests {
             }
             return !errors.isEmpty
         }
-        #expect(errors.first?.int("ref_type") == 0x0B)
-        #expect(errors.first?.int("status") == 13)
+        guard case .error(let report)? = errors.first else { Issue.record("no ERROR"); return }
+        #expect(report.refType == 0x0B)
+        #expect(report.status == .unknownMessage)
     }
 }

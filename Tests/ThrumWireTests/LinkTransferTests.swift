@@ -15,15 +15,13 @@ struct LinkTransferTests {
     static func chunks(of data: [UInt8], maxPayload: Int) -> [WireMessage] {
         let room = maxPayload - 7  // tag, handle, offset
         return stride(from: 0, to: data.count, by: room).enumerated().map { index, offset in
-            WireMessage(.uploadChunk, [
-                "tag": .int(Int64(index & 0xFFFF)), "handle": 0, "offset": .int(Int64(offset)),
-                "data": .bytes(Array(data[offset..<min(data.count, offset + room)])),
-            ])
+            .uploadChunk(
+                tag: UInt16(truncatingIfNeeded: index), handle: 0, offset: UInt32(offset), data: Array(data[offset..<min(data.count, offset + room)]))
         }
     }
 
     static func reassemble(_ received: [(message: WireMessage, channel: Channel)]) -> [UInt8] {
-        received.filter { $0.message.type == .uploadChunk }.flatMap { $0.message["data"]?.bytes ?? [] }
+        received.flatMap { $0.message.chunkData ?? [] }
     }
 
     static func simulation(seed: UInt64, faults: VirtualLine.Faults, baud: Double = 1_000_000) -> LinkSimulation {

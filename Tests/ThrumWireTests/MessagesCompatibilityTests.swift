@@ -3,6 +3,8 @@ import Testing
 @testable import ThrumWire
 
 private let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+/// Under CI (`CI` set) these tests run, and fail, when python3 is missing (scripts/ensure-deps installs it).
+private let pythonOrCI = python != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
 /// Protocol/messages.json: the generated Swift catalog matches it, and it stays compatible with the
 /// released baseline (scripts/check-messages-compat, PROTOCOL.md §9).
@@ -66,9 +68,15 @@ struct MessagesCompatibilityTests {
     }
 
     static func runCheck(current: URL) throws -> (status: Int32, output: String) {
+        try run("scripts/check-messages-compat", current.path)
+    }
+
+    /// A script of scripts/ under python3, with its status and what it printed.
+    static func run(_ script: String, _ arguments: String...) throws -> (status: Int32, output: String) {
+        guard let python else { throw ScriptError(description: "python3 not found (scripts/ensure-deps installs it)") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: python!)
-        process.arguments = [root.appendingPathComponent("scripts/check-messages-compat").path, current.path]
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [root.appendingPathComponent(script).path] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -78,13 +86,19 @@ struct MessagesCompatibilityTests {
         return (process.terminationStatus, output)
     }
 
-    @Test("messages.json is compatible with the released baseline", .enabled(if: python != nil, "python3 not found"))
+    @Test("messages.json is compatible with the released baseline", .enabled(if: pythonOrCI, "python3 not found"))
     func compatibleWithBaseline() throws {
         let result = try Self.runCheck(current: Self.root.appendingPathComponent("Protocol/messages.json"))
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test("the check catches incompatible changes unless the major version is bumped", .enabled(if: python != nil, "python3 not found"))
+    @Test("the generated Swift messages and PROTOCOL.md's tables are what messages.json makes", .enabled(if: pythonOrCI, "python3 not found"))
+    func generatedFilesAreCurrent() throws {
+        let result = try Self.run("scripts/gen-wire-catalog", "--check")
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test("the check catches incompatible changes unless the major version is bumped", .enabled(if: pythonOrCI, "python3 not found"))
     func checkFailsOnIncompatibleChange() throws {
         var document = try Self.json("Protocol/messages.json")
         var messages = document["messages"] as! [[String: Any]]
@@ -106,4 +120,8 @@ struct MessagesCompatibilityTests {
         try JSONSerialization.data(withJSONObject: document).write(to: url)
         #expect(try Self.runCheck(current: url).status == 0)
     }
+}
+
+struct ScriptError: Error, CustomStringConvertible {
+    var description: String
 }

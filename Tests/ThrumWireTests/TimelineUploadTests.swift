@@ -10,23 +10,21 @@ private struct UploadResponder {
     var chunksSeen = 0
 
     mutating func answer(_ message: WireMessage) -> WireMessage? {
-        let tag = UInt16(message.int("tag") ?? 0)
-        switch message.type {
-        case .uploadBegin:
-            let newSize = Int(message.int("size")!), newHash = UInt32(message.int("hash")!)
+        switch message {
+        case .uploadBegin(let begin):
+            let newSize = Int(begin.size), newHash = begin.hash
             if newSize != size || newHash != hash { (size, hash, stored) = (newSize, newHash, []) }
-            return .uploadStatus(tag: tag, status: 0, handle: 0, nextOffset: UInt32(stored.count))
-        case .uploadChunk:
+            return .uploadStatus(tag: begin.tag, status: .ok, handle: 0, nextOffset: UInt32(stored.count))
+        case .uploadChunk(let chunk):
             chunksSeen += 1
-            let offset = Int(message.int("offset")!), data = message["data"]!.bytes!
+            let offset = Int(chunk.offset), data = chunk.data
             if offset <= stored.count && offset + data.count > stored.count {
                 stored.append(contentsOf: data[(stored.count - offset)...])
             }
-            return .uploadStatus(tag: tag, status: 0, handle: 0, nextOffset: UInt32(stored.count))
-        case .uploadCommit:
-            let status: UInt8 = stored.count < size ? WireStatus.incomplete.rawValue
-                : CRC32C.checksum(stored) == hash ? WireStatus.ok.rawValue : WireStatus.hashMismatch.rawValue
-            return .result(tag: tag, status: status)
+            return .uploadStatus(tag: chunk.tag, status: .ok, handle: 0, nextOffset: UInt32(stored.count))
+        case .uploadCommit(let commit):
+            let status: WireStatus = stored.count < size ? .incomplete : CRC32C.checksum(stored) == hash ? .ok : .hashMismatch
+            return .result(tag: commit.tag, status: status)
         default:
             return nil
         }
@@ -96,12 +94,12 @@ struct TimelineUploadTests {
         var upload = TimelineUpload(bytes: [1, 2, 3], maxPayload: 256, firstTag: 1)
         let begin = upload.restart()
         #expect(begin == [.uploadBegin(tag: 1, size: 3, hash: CRC32C.checksum([1, 2, 3]))])
-        let chunks = upload.handle(.uploadStatus(tag: 1, status: 0, handle: 2, nextOffset: 0))
+        let chunks = upload.handle(.uploadStatus(tag: 1, status: .ok, handle: 2, nextOffset: 0))
         #expect(chunks == [.uploadChunk(tag: 2, handle: 2, offset: 0, data: [1, 2, 3])])
-        #expect(upload.handle(.uploadStatus(tag: 99, status: 0, handle: 2, nextOffset: 3)).isEmpty, "someone else's tag")
-        #expect(upload.handle(.uploadStatus(tag: 2, status: 0, handle: 2, nextOffset: 3)) == [.uploadCommit(tag: 3, handle: 2)])
-        _ = upload.handle(.result(tag: 3, status: WireStatus.hashMismatch.rawValue))
-        #expect(upload.state == .failed(status: WireStatus.hashMismatch.rawValue, during: .uploadCommit))
+        #expect(upload.handle(.uploadStatus(tag: 99, status: .ok, handle: 2, nextOffset: 3)).isEmpty, "someone else's tag")
+        #expect(upload.handle(.uploadStatus(tag: 2, status: .ok, handle: 2, nextOffset: 3)) == [.uploadCommit(tag: 3, handle: 2)])
+        _ = upload.handle(.result(tag: 3, status: WireStatus.hashMismatch))
+        #expect(upload.state == .failed(status: WireStatus.hashMismatch, during: .uploadCommit))
     }
 }
 
@@ -117,7 +115,7 @@ struct BoardCapabilitiesTests {
         #expect(capabilities.keepAlive == .milliseconds(500))
         #expect(!capabilities.audio.isPresent)
         var broken = info
-        broken["window"] = 0
+        broken.window = 0
         #expect(throws: BoardCapabilities.InvalidCapabilities(field: "window", problem: "0 outside 1…127")) { try BoardCapabilities(info: broken) }
     }
 }

@@ -44,7 +44,8 @@ struct WireVector: Sendable, CustomStringConvertible {
                 nak: frame["nak"] as! Bool, epoch: UInt16(frame["epoch"] as! Int), seq: UInt8(frame["seq"] as! Int),
                 ack: UInt8(frame["ack"] as! Int), window: UInt8(frame["window"] as! Int), type: type.rawValue)
             let fields = try jsonFields(type.spec.fields, frame["message"] as! [String: Any])
-            return ExpectedFrame(header: header, message: WireMessage(type, fields))
+            let json = try JSONSerialization.data(withJSONObject: fields)
+            return ExpectedFrame(header: header, message: try JSONDecoder().decode(VectorMessage.self, from: json, type: type))
         }
     }
 }
@@ -62,19 +63,36 @@ func hexBytes(_ hex: String) throws -> [UInt8] {
     }
 }
 
-private func jsonFields(_ specs: [FieldSpec], _ json: [String: Any]) throws -> [String: FieldValue] {
-    var values: [String: FieldValue] = [:]
+/// The vector's fields in the JSON form the typed messages decode (`WireMessage(_:from:)`): the
+/// same names and numbers, `bytes` fields from hex text to arrays of numbers.
+private func jsonFields(_ specs: [FieldSpec], _ json: [String: Any]) throws -> [String: Any] {
+    var values = json
     for spec in specs {
         guard let raw = json[spec.name] else { throw VectorFormatError(what: "missing \(spec.name)") }
         switch spec.type {
-        case .u8, .u16, .u32, .i16, .i32: values[spec.name] = .int(Int64(raw as! Int))
-        case .bool: values[spec.name] = .bool(raw as! Bool)
-        case .str: values[spec.name] = .string(raw as! String)
-        case .bytes: values[spec.name] = .bytes(try hexBytes(raw as! String))
-        case .list(_, let item): values[spec.name] = .list(try (raw as! [[String: Any]]).map { try jsonFields(item, $0) })
+        case .bytes: values[spec.name] = try hexBytes(raw as! String).map(Int.init)
+        case .list(_, let item): values[spec.name] = try (raw as! [[String: Any]]).map { try jsonFields(item, $0) }
+        default: continue
         }
     }
     return values
+}
+
+/// Decodes a message of a type known beforehand from its fields' JSON.
+private struct VectorMessage: Decodable {
+    static let typeKey = CodingUserInfoKey(rawValue: "type")!
+    let message: WireMessage
+
+    init(from decoder: any Decoder) throws {
+        message = try WireMessage(decoder.userInfo[Self.typeKey] as! MessageType, from: decoder)
+    }
+}
+
+extension JSONDecoder {
+    fileprivate func decode(_: VectorMessage.Type, from data: Data, type: MessageType) throws -> WireMessage {
+        userInfo[VectorMessage.typeKey] = type
+        return try decode(VectorMessage.self, from: data).message
+    }
 }
 
 /// What a receiver makes of a byte stream: the frames with their messages, and every rejection in order.
@@ -115,4 +133,11 @@ func chunked(_ bytes: [UInt8], seed: UInt64, maxChunk: Int) -> [ArraySlice<UInt8
         start = end
     }
     return chunks
+}
+
+extension WireMessage {
+    /// An UPLOAD_CHUNK's data (the link tests move uploads through simulated lines).
+    var chunkData: [UInt8]? {
+        if case .uploadChunk(let chunk) = self { chunk.data } else { nil }
+    }
 }

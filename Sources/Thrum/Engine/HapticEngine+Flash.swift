@@ -28,12 +28,10 @@ extension HapticEngine {
     public func flashSlots() async throws -> [FlashSlot] {
         let reply = try await runningLink().request { .slotList(tag: $0) }
         try BoardLink.check(reply, for: .slotList)
-        let boot = reply.int("boot_slot") ?? 255
-        return (reply["slots"]?.list ?? []).map { entry in
-            let index = Int(entry["slot"]?.int ?? 0)
-            return FlashSlot(
-                index: index, isUsed: entry["used"]?.bool ?? false, size: Int(entry["size"]?.int ?? 0),
-                hash: UInt32(truncatingIfNeeded: entry["hash"]?.int ?? 0), playsAtBoot: Int64(index) == boot)
+        guard case .slotListReply(let list) = reply else { throw HapticEngineError.link("SLOT_LIST answered with \(reply.type.name)") }
+        return list.slots.map { entry in
+            FlashSlot(
+                index: Int(entry.slot), isUsed: entry.used, size: Int(entry.size), hash: entry.hash, playsAtBoot: entry.slot == list.bootSlot)
         }
     }
 
@@ -51,10 +49,10 @@ extension HapticEngine {
             let length = UInt16(min(piece, listed.size - bytes.count))
             let reply = try await link.request { .slotRead(tag: $0, slot: UInt8(slot), offset: offset, length: length) }
             try BoardLink.check(reply, for: .slotRead)
-            guard let data = reply["data"]?.bytes, !data.isEmpty, reply.int("offset") == Int64(offset) else {
+            guard case .slotData(let slotData) = reply, !slotData.data.isEmpty, slotData.offset == offset else {
                 throw HapticEngineError.link("SLOT_DATA for slot \(slot) at offset \(offset) came back empty or misplaced")
             }
-            bytes += data
+            bytes += slotData.data
             progress?(bytes.count, listed.size)
         }
         guard CRC32C.checksum(bytes) == listed.hash else {

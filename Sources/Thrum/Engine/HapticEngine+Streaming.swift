@@ -22,7 +22,7 @@ extension HapticEngine {
         let pieces = try timeline.pieces.pieces(memory: memory) { try Self.cut(timeline, memory: memory) }
         if !timeline.resources.isEmpty, (capabilities?.audioSampleRate ?? 0) > 0 {
             // The pieces need the whole memory: a streamed pattern's sounds keep to the volume lane.
-            emit.yield(.log(level: 2, text: "player \(id): streamed in pieces, so its audio resources play on the volume lane only (their samples are not sent)"))
+            emit.yield(.log(level: .warning, text: "player \(id): streamed in pieces, so its audio resources play on the volume lane only (their samples are not sent)"))
         }
         await endStream(of: id, cancelling: true)  // a start while playing restarts
         let link = try runningLink()

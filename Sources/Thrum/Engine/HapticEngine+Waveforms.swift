@@ -14,7 +14,7 @@ extension HapticEngine {
             switch audioResources.waveformObject(for: id, rate: capabilities.audioSampleRate) {
             case .success(let bytes): object = bytes
             case .failure(let why):
-                emit.yield(.log(level: 2, text: "player \(player): audio resource \(id) plays on the volume lane only: \(why)"))
+                emit.yield(.log(level: .warning, text: "player \(player): audio resource \(id) plays on the volume lane only: \(why)"))
                 continue
             }
             guard object.count <= capabilities.timelineMemory else {

@@ -199,7 +199,7 @@ public actor HapticEngine {
     }
 
     /// Adds a line to the engine's events (for layers above the engine that have no error to throw).
-    package func log(_ text: String, level: UInt8 = 2) {
+    package func log(_ text: String, level: WireLogLevel = .warning) {
         emit.yield(.log(level: level, text: text))
     }
 
@@ -339,15 +339,15 @@ public actor HapticEngine {
             playerFinished(boardPlayer: Int(boardPlayer))
         case .late(_, let lateBy):
             emit.yield(.late(seconds: Double(lateBy) / 1e6))
-        case .fault(let code, let channel):
-            emit.yield(.fault(code: code, channel: channel))
+        case .fault(let fault, let channel):
+            emit.yield(.fault(fault, channel: channel))
         case .engineStopped(let reason):
             guard isRunning else { return }
             isRunning = false
             let stopped: StoppedReason = switch reason {
-            case 1: .boardFault
-            case 2: .keepAliveLapsed
-            case 3: .idleTimeout
+            case .fault: .boardFault
+            case .keepaliveLapsed: .keepAliveLapsed
+            case .idleStandby: .idleTimeout
             default: .systemError
             }
             players.finishAll()
@@ -499,8 +499,9 @@ public enum HapticEngineEvent: Sendable, Equatable {
     case playerFinished(player: Int)
     /// A command arrived after its time; it ran at once.
     case late(seconds: Double)
-    case fault(code: UInt8, channel: UInt8)
-    case log(level: UInt8, text: String)
+    /// The board reported a fault on a channel (255: the whole board).
+    case fault(WireFault, channel: UInt8)
+    case log(level: WireLogLevel, text: String)
 }
 
 /// A compiled pattern: the timeline bytes the board plays.

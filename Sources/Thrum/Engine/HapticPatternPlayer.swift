@@ -99,7 +99,7 @@ extension HapticEngine {
     func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double) async throws {
         let at = try Self.boardTime(time)
         if timeline.audioEvents > 0, let capabilities, !capabilities.audio.isPresent {
-            emit.yield(.log(level: 2, text: "player \(id): \(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output"))
+            emit.yield(.log(level: .warning, text: "player \(id): \(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output"))
         }
         if mustStream(timeline) { return try await startStreamed(id, timeline: timeline, at: at) }
         let waveforms = try await loadWaveforms(of: timeline, player: id)
@@ -193,7 +193,7 @@ extension HapticEngine {
     func wireValues(_ parameters: [DynamicParameter]) -> [(WireParameter, Int16)] {
         parameters.compactMap { parameter in
             guard let wire = WireParameter(parameter.id) else {
-                emit.yield(.log(level: 2, text: "\(parameter.id.rawValue) has no effect on this board; skipped"))
+                emit.yield(.log(level: .warning, text: "\(parameter.id.rawValue) has no effect on this board; skipped"))
                 return nil
             }
             return (wire, WireParameter.q14(parameter.value, for: parameter.id))
@@ -202,7 +202,7 @@ extension HapticEngine {
 
     func scheduleCurve(_ curve: ParameterCurve, player id: Int, at time: Double) async throws {
         guard let wire = WireParameter(curve.id) else {
-            emit.yield(.log(level: 2, text: "\(curve.id.rawValue) has no effect on this board; skipped"))
+            emit.yield(.log(level: .warning, text: "\(curve.id.rawValue) has no effect on this board; skipped"))
             return
         }
         let limit = capabilities?.maxCurvePoints ?? 16
@@ -225,30 +225,28 @@ extension HapticEngine {
     }
 }
 
-/// The wire's numbering of dynamic parameters (PROTOCOL.md, enum `parameter`).
-enum WireParameter: UInt8 {
-    case intensity = 0, sharpness, attackTime, decayTime, releaseTime
-    case audioVolume, audioPan, audioPitch, audioAttackTime, audioDecayTime, audioReleaseTime
-
+/// The wire's numbering of dynamic parameters is messages.json's enum `parameter` (generated as
+/// ``WireParameter``); this maps the model's controls onto it.
+extension WireParameter {
     init?(_ id: DynamicParameterID) {
         switch id {
-        case .hapticIntensityControl: self = .intensity
-        case .hapticSharpnessControl: self = .sharpness
-        case .hapticAttackTimeControl: self = .attackTime
-        case .hapticDecayTimeControl: self = .decayTime
-        case .hapticReleaseTimeControl: self = .releaseTime
-        case .audioVolumeControl: self = .audioVolume
-        case .audioPanControl: self = .audioPan
-        case .audioPitchControl: self = .audioPitch
-        case .audioAttackTimeControl: self = .audioAttackTime
-        case .audioDecayTimeControl: self = .audioDecayTime
-        case .audioReleaseTimeControl: self = .audioReleaseTime
+        case .hapticIntensityControl: self = .intensityControl
+        case .hapticSharpnessControl: self = .sharpnessControl
+        case .hapticAttackTimeControl: self = .attackTimeControl
+        case .hapticDecayTimeControl: self = .decayTimeControl
+        case .hapticReleaseTimeControl: self = .releaseTimeControl
+        case .audioVolumeControl: self = .audioVolumeControl
+        case .audioPanControl: self = .audioPanControl
+        case .audioPitchControl: self = .audioPitchControl
+        case .audioAttackTimeControl: self = .audioAttackTimeControl
+        case .audioDecayTimeControl: self = .audioDecayTimeControl
+        case .audioReleaseTimeControl: self = .audioReleaseTimeControl
         case .audioBrightnessControl: return nil
         }
     }
 
     /// The value with no effect: 1 for the multiplying controls, 0 for the others.
-    var neutralQ14: Int16 { self == .intensity || self == .audioVolume ? 16384 : 0 }
+    var neutralQ14: Int16 { self == .intensityControl || self == .audioVolumeControl ? 16384 : 0 }
 
     /// A control value clamped to its range, in Q1.14.
     static func q14(_ value: Float, for id: DynamicParameterID) -> Int16 {
@@ -274,7 +272,7 @@ extension HapticEngine {
         for boardPlayer in players.boardPlayers(of: id) {
             players.touched(values.map(\.0), on: boardPlayer)
             for (wire, value) in values {
-                try await link.sendUnacknowledged(.rtParam(player: UInt8(boardPlayer), parameter: wire.rawValue, value: value))
+                try await link.sendUnacknowledged(.rtParam(player: UInt8(boardPlayer), parameter: wire, value: value))
             }
         }
     }

@@ -1,3 +1,5 @@
+import ThrumWire
+
 /// Which player object plays on which of the board's players, and what each holds.
 ///
 /// Player objects are cheap and unlimited; the board has a fixed number of players (INFO). A player

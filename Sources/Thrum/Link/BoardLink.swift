@@ -228,8 +228,8 @@ actor BoardLink {
     /// Sends a message that gets no reply (the real-time channel, newest wins).
     func sendUnacknowledged(_ message: WireMessage) throws {
         if let failure { throw failure }
-        if byteTime != nil, message.type == .rtParam {
-            let key = Int(message.int("player") ?? 0) << 8 | Int(message.int("parameter") ?? 0)
+        if byteTime != nil, case .rtParam(let update) = message {
+            let key = Int(update.player) << 8 | Int(update.parameter.rawValue)
             if let index = waitingRealtime.firstIndex(where: { $0.key == key }) {
                 waitingRealtime[index].message = message
             } else {
@@ -289,10 +289,8 @@ actor BoardLink {
     }
 
     static func check(_ reply: WireMessage, for type: MessageType) throws {
-        let status = reply.int("status").map { UInt8(truncatingIfNeeded: $0) } ?? WireStatus.malformed.rawValue
-        guard status == WireStatus.ok.rawValue else {
-            throw HapticEngineError.board(status: WireStatus(rawValue: status), request: type)
-        }
+        let status = reply.status ?? .malformed
+        guard status == .ok else { throw HapticEngineError.board(status: status, request: type) }
     }
 
     // MARK: the session's input and output
@@ -335,7 +333,7 @@ actor BoardLink {
         case .received(let message, _):
             route(message)
         case .undecodable(let error, _):
-            notify.yield(.log(level: 3, text: "undecodable message from the board: \(error)"))
+            notify.yield(.log(level: .error, text: "undecodable message from the board: \(error)"))
         case .peerReset(let previous, let new, let discarded):
             // The board rebooted: requests in flight may or may not have run; their callers decide.
             let error = HapticEngineError.boardReset(discardedMessages: discarded)
@@ -347,8 +345,8 @@ actor BoardLink {
     }
 
     private func route(_ message: WireMessage) {
-        let tag = message.int("tag").map { UInt16(truncatingIfNeeded: $0) }
-        switch message.type {
+        let tag = message.tag
+        switch message {
         case .result, .uploadStatus, .slotListReply, .slotData, .traceData, .calibrationResult:
             guard let tag else { return }
             if let waiter = replyWaiters.removeValue(forKey: tag) {
@@ -368,27 +366,25 @@ actor BoardLink {
                     active.continuation.resume(returning: handle)
                 case .failed(let status, let during):
                     uploads[id] = nil
-                    active.continuation.resume(throwing: HapticEngineError.board(status: WireStatus(rawValue: status), request: during))
+                    active.continuation.resume(throwing: HapticEngineError.board(status: status, request: during))
                 default:
                     uploads[id] = active
                     active.progress?(active.upload.confirmed, active.upload.bytes.count)
                     send(replies, failing: id)
                 }
             }
-        case .playerFinished:
-            notify.yield(.playerFinished(player: UInt8(truncatingIfNeeded: message.int("player") ?? 0),
-                                         boardTime: UInt32(truncatingIfNeeded: message.int("at_time") ?? 0)))
-        case .late:
-            notify.yield(.late(tag: tag ?? 0, lateByMicroseconds: UInt32(truncatingIfNeeded: message.int("late_by") ?? 0)))
-        case .fault:
-            notify.yield(.fault(code: UInt8(truncatingIfNeeded: message.int("fault") ?? 0),
-                                channel: UInt8(truncatingIfNeeded: message.int("channel") ?? 0)))
-        case .engineStopped:
-            notify.yield(.engineStopped(reason: UInt8(truncatingIfNeeded: message.int("reason") ?? 0)))
-        case .log:
-            notify.yield(.log(level: UInt8(truncatingIfNeeded: message.int("level") ?? 0), text: message["text"]?.string ?? ""))
-        case .error:
-            notify.yield(.log(level: 3, text: "the board refused a message: status \(message.int("status") ?? -1), \(message["detail"]?.string ?? "")"))
+        case .playerFinished(let finished):
+            notify.yield(.playerFinished(player: finished.player, boardTime: finished.atTime))
+        case .late(let late):
+            notify.yield(.late(tag: late.tag, lateByMicroseconds: late.lateBy))
+        case .fault(let fault):
+            notify.yield(.fault(fault.fault, channel: fault.channel))
+        case .engineStopped(let stopped):
+            notify.yield(.engineStopped(reason: stopped.reason))
+        case .log(let log):
+            notify.yield(.log(level: log.level, text: log.text))
+        case .error(let report):
+            notify.yield(.log(level: .error, text: "the board refused a message: \(report.status), \(report.detail)"))
         default:
             break
         }
@@ -438,9 +434,9 @@ typealias MessageMaker = @Sendable (UInt16) -> WireMessage
 enum BoardLinkEvent: Sendable {
     case playerFinished(player: UInt8, boardTime: UInt32)
     case late(tag: UInt16, lateByMicroseconds: UInt32)
-    case fault(code: UInt8, channel: UInt8)
-    case engineStopped(reason: UInt8)
-    case log(level: UInt8, text: String)
+    case fault(WireFault, channel: UInt8)
+    case engineStopped(reason: WireStopReason)
+    case log(level: WireLogLevel, text: String)
     case reset(previousEpoch: UInt16, newEpoch: UInt16)
     case down(HapticEngineError)
 }

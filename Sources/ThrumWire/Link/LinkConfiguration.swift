@@ -5,7 +5,7 @@ public struct LinkConfiguration: Sendable {
         case host
         /// Owns the epoch and answers HELLO with `info` (its nonce filled in). Only for test peers and
         /// simulations of the link: board behaviour itself lives in the C firmware core.
-        case board(bootEpoch: UInt16, info: WireMessage)
+        case board(bootEpoch: UInt16, info: WireMessage.Info)
     }
 
     public var role: Role

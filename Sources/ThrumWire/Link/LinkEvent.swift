@@ -26,11 +26,6 @@ public struct ProtocolVersion: Equatable, Hashable, Sendable, CustomStringConver
 
     public static let current = ProtocolVersion(major: MessageCatalog.major, minor: MessageCatalog.minor)
 
-    /// The version a HELLO (host) or INFO (board) announces in its `major` and `minor` fields.
-    init(announcedIn message: WireMessage) {
-        self.init(major: UInt8(truncatingIfNeeded: message.int("major") ?? 0), minor: UInt8(truncatingIfNeeded: message.int("minor") ?? 0))
-    }
-
     public var description: String { "\(major).\(minor)" }
 }
 

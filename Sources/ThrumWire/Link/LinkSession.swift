@@ -186,26 +186,26 @@ public struct LinkSession: Sendable {
         switch phase {
         case .handshaking(let nonce, _, _):
             guard header.channel == .control, header.type == MessageType.info.rawValue,
-                let info = try? MessageCodec.decode(frame), info.int("nonce") == Int64(nonce)
+                let message = try? MessageCodec.decode(frame), case .info(let info) = message, info.nonce == nonce
             else {
                 statistics.ignoredBeforeHandshake += 1
                 return
             }
-            let board = ProtocolVersion(announcedIn: info)
+            let board = ProtocolVersion(major: info.major, minor: info.minor)
             guard board.major == ProtocolVersion.current.major else {
                 phase = .incompatible
                 events.append(.versionMismatch(host: .current, board: board))
                 return
             }
-            openSession(epoch: header.epoch, announcement: info, at: now)
+            openSession(epoch: header.epoch, announcement: message, maxPayload: info.maxPayload, window: info.window, at: now)
             pingsSentInSession = 0
             // Keep the board's keep-alive (PROTOCOL.md §8): ping at least every keepalive_ms / 3.
             pingInterval = configuration.clockSync.interval
-            if let interval = pingInterval, let keepalive = info.int("keepalive_ms"), keepalive > 0 {
-                pingInterval = min(interval, .milliseconds(keepalive) / 3)
+            if let interval = pingInterval, info.keepaliveMs > 0 {
+                pingInterval = min(interval, .milliseconds(info.keepaliveMs) / 3)
             }
             nextPing = pingInterval == nil && configuration.clockSync.burstCount == 0 ? nil : now
-            events.append(.connected(info))
+            events.append(.connected(message))
         case .established:
             guard header.epoch == epoch else {
                 if header.epoch == previousEpoch {
@@ -227,25 +227,26 @@ public struct LinkSession: Sendable {
     private mutating func handleAsBoard(_ frame: Frame, at now: MonotonicInstant) {
         let header = frame.header
         if header.channel == .control, header.type == MessageType.hello.rawValue {
-            guard let hello = try? MessageCodec.decode(frame), let nonce = hello.int("nonce").map({ UInt32(truncatingIfNeeded: $0) }) else {
+            guard let message = try? MessageCodec.decode(frame), case .hello(let hello) = message else {
                 statistics.undecodable += 1
                 return
             }
+            let nonce = hello.nonce
             if nonce != sessionNonce || (phase != .established && phase != .incompatible) {
                 epoch = epoch &+ 1 == 0 ? 1 : epoch &+ 1
                 sessionNonce = nonce
-                openSession(epoch: epoch, announcement: hello, at: now)
-                let host = ProtocolVersion(announcedIn: hello)
+                openSession(epoch: epoch, announcement: message, maxPayload: hello.maxPayload, window: hello.window, at: now)
+                let host = ProtocolVersion(major: hello.major, minor: hello.minor)
                 if host.major == ProtocolVersion.current.major {
-                    events.append(.connected(hello))
+                    events.append(.connected(message))
                 } else {
                     phase = .incompatible  // answer INFO so the host can report both versions, accept nothing else
                     events.append(.versionMismatch(host: host, board: .current))
                 }
             }
             if case .board(_, var info) = configuration.role {
-                info["nonce"] = .int(Int64(nonce))
-                if let payload = try? MessageCodec.encode(info) { emit(.control, type: MessageType.info.rawValue, payload: payload) }
+                info.nonce = nonce
+                if let payload = try? MessageCodec.encode(.info(info)) { emit(.control, type: MessageType.info.rawValue, payload: payload) }
             }
             return
         }
@@ -257,15 +258,17 @@ public struct LinkSession: Sendable {
         handleInSession(frame, at: now)
     }
 
-    private mutating func openSession(epoch: UInt16, announcement: WireMessage, at now: MonotonicInstant) {
+    /// `announcement`: the peer's HELLO or INFO, which states its largest payload and window.
+    private mutating func openSession(
+        epoch: UInt16, announcement: WireMessage, maxPayload: UInt16, window: UInt8, at now: MonotonicInstant
+    ) {
         if phase == .established, self.epoch != epoch { previousEpoch = self.epoch }
         self.epoch = epoch
         phase = .established
         peerAnnouncement = announcement
-        let stated = Int(announcement.int("max_payload") ?? Int64(FrameLimits.minimumMaxPayload))
-        peerMaxPayload = min(max(stated, FrameLimits.minimumMaxPayload), FrameLimits.absoluteMaxPayload)
+        peerMaxPayload = min(max(Int(maxPayload), FrameLimits.minimumMaxPayload), FrameLimits.absoluteMaxPayload)
         sender = ReliableSender(timer: Self.makeTimer(configuration), maxPayload: peerMaxPayload)
-        sender.peerWindow = Int(min(max(announcement.int("window") ?? 1, 1), 127))
+        sender.peerWindow = Int(min(max(window, 1), 127))
         receiver = ReliableReceiver()
         realtimeFilter = NewestWinsFilter()
         realtimeSeq = 0
@@ -304,8 +307,8 @@ public struct LinkSession: Sendable {
             answerUndecodable(frame, error: error)
             return
         }
-        if !isBoard, message.type == .pong {
-            recordPong(message, at: now)
+        if !isBoard, case .pong(let pong) = message {
+            recordPong(pong, at: now)
             return
         }
         events.append(.received(message, frame.header.channel))
@@ -313,14 +316,13 @@ public struct LinkSession: Sendable {
 
     private mutating func answerUndecodable(_ frame: Frame, error: MessageCodecError) {
         guard frame.header.channel != .realtime, frame.header.type != MessageType.error.rawValue else { return }
-        let status: Int64 = switch error {
-        case .unknownType, .wrongDirection: 13  // unknown_message
-        default: 14  // malformed
+        let status: WireStatus = switch error {
+        case .unknownType, .wrongDirection: .unknownMessage
+        default: .malformed
         }
-        let reply = WireMessage(.error, [
-            "status": .int(status), "ref_type": .int(Int64(frame.header.type)), "ref_seq": .int(Int64(frame.header.seq)),
-            "detail": .string(String(error.description.utf8.prefix(64)) ?? error.reason),
-        ])
+        let reply = WireMessage.error(
+            status: status, refType: frame.header.type, refSeq: frame.header.seq,
+            detail: String(error.description.utf8.prefix(64)) ?? error.reason)
         guard let payload = try? MessageCodec.encode(reply) else { return }
         if frame.header.channel == .reliable {
             sender.enqueue(type: MessageType.error.rawValue, payload: payload)
@@ -340,11 +342,9 @@ public struct LinkSession: Sendable {
 
     private mutating func sendHello(nonce: UInt32, at now: MonotonicInstant, attempts: Int) {
         phase = .handshaking(nonce: nonce, attempts: attempts, nextAttempt: now + configuration.helloInterval)
-        let hello = WireMessage(.hello, [
-            "major": .int(Int64(MessageCatalog.major)), "minor": .int(Int64(MessageCatalog.minor)),
-            "max_payload": .int(Int64(configuration.maxPayload)), "window": .int(Int64(configuration.receiveWindow)),
-            "nonce": .int(Int64(nonce)),
-        ])
+        let hello = WireMessage.hello(
+            major: MessageCatalog.major, minor: MessageCatalog.minor, maxPayload: UInt16(configuration.maxPayload),
+            window: UInt8(configuration.receiveWindow), nonce: nonce)
         if let payload = try? MessageCodec.encode(hello) { emitRaw(.control, epoch: 0, type: MessageType.hello.rawValue, payload: payload) }
     }
 
@@ -352,10 +352,7 @@ public struct LinkSession: Sendable {
         pingID &+= 1
         pingsInFlight[pingID] = now
         pingsInFlight = pingsInFlight.filter { now.duration(since: $0.value) < .seconds(5) }
-        let ping = WireMessage(.ping, [
-            "id": .int(Int64(pingID)), "host_time": .int(Int64(UInt32(truncatingIfNeeded: now.nanoseconds / 1000))),
-            "reserved0": 0, "reserved1": 0,
-        ])
+        let ping = WireMessage.ping(id: pingID, hostTime: UInt32(truncatingIfNeeded: now.nanoseconds / 1000), reserved0: 0, reserved1: 0)
         if let payload = try? MessageCodec.encode(ping) { emit(.control, type: MessageType.ping.rawValue, payload: payload) }
         statistics.pingsSent += 1
         pingsSentInSession += 1
@@ -369,13 +366,11 @@ public struct LinkSession: Sendable {
         }
     }
 
-    private mutating func recordPong(_ pong: WireMessage, at now: MonotonicInstant) {
+    private mutating func recordPong(_ pong: WireMessage.Pong, at now: MonotonicInstant) {
         statistics.pongsReceived += 1
-        guard let id = pong.int("id"), let sent = pingsInFlight.removeValue(forKey: UInt16(truncatingIfNeeded: id)),
-            let rx = pong.int("rx_time"), let tx = pong.int("tx_time")
-        else { return }
-        let boardReceived = clockExtender.extend(UInt32(truncatingIfNeeded: rx))
-        let boardSent = clockExtender.extend(UInt32(truncatingIfNeeded: tx))
+        guard let sent = pingsInFlight.removeValue(forKey: pong.id) else { return }
+        let boardReceived = clockExtender.extend(pong.rxTime)
+        let boardSent = clockExtender.extend(pong.txTime)
         clock.add(ClockSample(hostSent: sent, hostReceived: now, boardReceived: boardReceived, boardSent: boardSent))
         sender.noteControlRoundTrip(now.duration(since: sent))
     }

@@ -51,51 +51,49 @@ public struct BoardCapabilities: Equatable, Sendable {
     }
 
     /// Reads an INFO message; a value no board may state (e.g. a window of 0) is an error naming the field.
-    public init(info: WireMessage) throws(InvalidCapabilities) {
-        guard info.type == .info else { throw InvalidCapabilities(field: "type", problem: "expected INFO, got \(info.type.name)") }
-        func int(_ name: String, in range: ClosedRange<Int64>? = nil) throws(InvalidCapabilities) -> Int {
-            guard let value = info.int(name) else { throw InvalidCapabilities(field: name, problem: "missing") }
-            if let range, !range.contains(value) { throw InvalidCapabilities(field: name, problem: "\(value) outside \(range.lowerBound)…\(range.upperBound)") }
+    public init(info message: WireMessage) throws(InvalidCapabilities) {
+        guard case .info(let info) = message else {
+            throw InvalidCapabilities(field: "type", problem: "expected INFO, got \(message.type.name)")
+        }
+        try self.init(info: info)
+    }
+
+    public init(info: WireMessage.Info) throws(InvalidCapabilities) {
+        func checked<Value: BinaryInteger>(_ value: Value, _ name: String, in range: ClosedRange<Int>) throws(InvalidCapabilities) -> Int {
+            guard range.contains(Int(value)) else {
+                throw InvalidCapabilities(field: name, problem: "\(value) outside \(range.lowerBound)…\(range.upperBound)")
+            }
             return Int(value)
         }
-        func text(_ name: String) throws(InvalidCapabilities) -> String {
-            guard let value = info[name]?.string else { throw InvalidCapabilities(field: name, problem: "missing") }
-            return value
+        version = ProtocolVersion(major: info.major, minor: info.minor)
+        firmware = info.firmware
+        boardName = info.board
+        serialNumber = info.serial
+        maxPayload = try checked(info.maxPayload, "max_payload", in: FrameLimits.minimumMaxPayload...FrameLimits.absoluteMaxPayload)
+        receiveWindow = try checked(info.window, "window", in: 1...127)
+        tickRate = try checked(info.tickHz, "tick_hz", in: 1...1_000_000)
+        timelineMemory = Int(info.timelineMemory)
+        maxTimelines = Int(info.maxTimelines)
+        players = Int(info.players)
+        maxCurvePoints = Int(info.maxCurvePoints)
+        flashSlots = Int(info.flashSlots)
+        flashSlotSize = Int(info.flashSlotSize)
+        triggerInputs = Int(info.triggerInputs)
+        audio = switch info.audio {
+        case .none: .none
+        case .pwmBuzzer: .pwmBuzzer
+        case .dacSpeaker: .dacSpeaker
+        case .simulated: .simulated
+        case let other: .unknown(other.rawValue)
         }
-        version = ProtocolVersion(major: UInt8(try int("major")), minor: UInt8(try int("minor")))
-        firmware = try text("firmware")
-        boardName = try text("board")
-        serialNumber = try text("serial")
-        maxPayload = try int("max_payload", in: Int64(FrameLimits.minimumMaxPayload)...Int64(FrameLimits.absoluteMaxPayload))
-        receiveWindow = try int("window", in: 1...127)
-        tickRate = try int("tick_hz", in: 1...1_000_000)
-        timelineMemory = try int("timeline_memory")
-        maxTimelines = try int("max_timelines")
-        players = try int("players")
-        maxCurvePoints = try int("max_curve_points")
-        flashSlots = try int("flash_slots")
-        flashSlotSize = try int("flash_slot_size")
-        triggerInputs = try int("trigger_inputs")
-        audio = switch try int("audio") {
-        case 0: .none
-        case 1: .pwmBuzzer
-        case 2: .dacSpeaker
-        case 3: .simulated
-        case let other: .unknown(UInt8(other))
-        }
-        audioSampleRate = try int("audio_rate_hz")
-        keepAlive = .milliseconds(try int("keepalive_ms", in: 1...65535))
-        streamMaxSamples = try int("stream_max_samples")
-        guard let list = info["channels"]?.list else { throw InvalidCapabilities(field: "channels", problem: "missing") }
-        channels = []
-        for (index, item) in list.enumerated() {
-            guard let kind = item["kind"]?.int, let resonance = item["resonant_dhz"]?.int,
-                let rated = item["rated_mv"]?.int, let maximum = item["max_mv"]?.int
-            else { throw InvalidCapabilities(field: "channels[\(index)]", problem: "incomplete") }
-            channels.append(ActuatorChannel(
-                kind: kind == 0 ? .lra : kind == 1 ? .erm : .unknown(UInt8(kind)),
-                resonantFrequency: resonance == 0 ? nil : Double(resonance) / 10,
-                ratedDriveMillivolts: Int(rated), maximumDriveMillivolts: Int(maximum)))
+        audioSampleRate = Int(info.audioRateHz)
+        keepAlive = .milliseconds(try checked(info.keepaliveMs, "keepalive_ms", in: 1...65535))
+        streamMaxSamples = Int(info.streamMaxSamples)
+        channels = info.channels.map { channel in
+            ActuatorChannel(
+                kind: channel.kind == .lra ? .lra : channel.kind == .erm ? .erm : .unknown(channel.kind.rawValue),
+                resonantFrequency: channel.resonantDhz == 0 ? nil : Double(channel.resonantDhz) / 10,
+                ratedDriveMillivolts: Int(channel.ratedMv), maximumDriveMillivolts: Int(channel.maxMv))
         }
     }
 }

@@ -153,307 +153,246 @@ public enum MessageCatalog {
     ]
 }
 
-/// `status` values (Protocol/messages.json enums).
-public enum WireStatus: UInt8, Sendable, CaseIterable {
-    case ok = 0
-    case badArgument = 1
-    case noSuchPlayer = 2
-    case noSuchTimeline = 3
-    case noMemory = 4
-    case hashMismatch = 5
-    case incomplete = 6
-    case busy = 7
-    case noSuchSlot = 8
-    case flashError = 9
-    case notSupported = 10
-    case engineStopped = 11
-    case badTimeline = 12
-    case unknownMessage = 13
-    case malformed = 14
+/// `status` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let ok = WireStatus(rawValue: 0)
+    public static let badArgument = WireStatus(rawValue: 1)
+    public static let noSuchPlayer = WireStatus(rawValue: 2)
+    public static let noSuchTimeline = WireStatus(rawValue: 3)
+    public static let noMemory = WireStatus(rawValue: 4)
+    public static let hashMismatch = WireStatus(rawValue: 5)
+    public static let incomplete = WireStatus(rawValue: 6)
+    public static let busy = WireStatus(rawValue: 7)
+    public static let noSuchSlot = WireStatus(rawValue: 8)
+    public static let flashError = WireStatus(rawValue: 9)
+    public static let notSupported = WireStatus(rawValue: 10)
+    public static let engineStopped = WireStatus(rawValue: 11)
+    public static let badTimeline = WireStatus(rawValue: 12)
+    public static let unknownMessage = WireStatus(rawValue: 13)
+    public static let malformed = WireStatus(rawValue: 14)
+
+    /// Every value messages.json names.
+    public static let known: [WireStatus] = [.ok, .badArgument, .noSuchPlayer, .noSuchTimeline, .noMemory, .hashMismatch, .incomplete, .busy, .noSuchSlot, .flashError, .notSupported, .engineStopped, .badTimeline, .unknownMessage, .malformed]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "ok"
+        case 1: "bad_argument"
+        case 2: "no_such_player"
+        case 3: "no_such_timeline"
+        case 4: "no_memory"
+        case 5: "hash_mismatch"
+        case 6: "incomplete"
+        case 7: "busy"
+        case 8: "no_such_slot"
+        case 9: "flash_error"
+        case 10: "not_supported"
+        case 11: "engine_stopped"
+        case 12: "bad_timeline"
+        case 13: "unknown_message"
+        case 14: "malformed"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "status \(rawValue)" }
 }
 
-/// `actuator_kind` values (Protocol/messages.json enums).
-public enum WireActuatorKind: UInt8, Sendable, CaseIterable {
-    case lra = 0
-    case erm = 1
+/// `actuator_kind` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireActuatorKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let lra = WireActuatorKind(rawValue: 0)
+    public static let erm = WireActuatorKind(rawValue: 1)
+
+    /// Every value messages.json names.
+    public static let known: [WireActuatorKind] = [.lra, .erm]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "lra"
+        case 1: "erm"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "actuator_kind \(rawValue)" }
 }
 
-/// `audio_output` values (Protocol/messages.json enums).
-public enum WireAudioOutput: UInt8, Sendable, CaseIterable {
-    case none = 0
-    case pwmBuzzer = 1
-    case dacSpeaker = 2
-    case simulated = 3
+/// `audio_output` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireAudioOutput: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let none = WireAudioOutput(rawValue: 0)
+    public static let pwmBuzzer = WireAudioOutput(rawValue: 1)
+    public static let dacSpeaker = WireAudioOutput(rawValue: 2)
+    public static let simulated = WireAudioOutput(rawValue: 3)
+
+    /// Every value messages.json names.
+    public static let known: [WireAudioOutput] = [.none, .pwmBuzzer, .dacSpeaker, .simulated]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "none"
+        case 1: "pwm_buzzer"
+        case 2: "dac_speaker"
+        case 3: "simulated"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "audio_output \(rawValue)" }
 }
 
-/// `fault` values (Protocol/messages.json enums).
-public enum WireFault: UInt8, Sendable, CaseIterable {
-    case overTemperature = 1
-    case overCurrent = 2
-    case actuatorMissing = 3
-    case keepaliveLapsed = 4
+/// `fault` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireFault: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let overTemperature = WireFault(rawValue: 1)
+    public static let overCurrent = WireFault(rawValue: 2)
+    public static let actuatorMissing = WireFault(rawValue: 3)
+    public static let keepaliveLapsed = WireFault(rawValue: 4)
+
+    /// Every value messages.json names.
+    public static let known: [WireFault] = [.overTemperature, .overCurrent, .actuatorMissing, .keepaliveLapsed]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 1: "over_temperature"
+        case 2: "over_current"
+        case 3: "actuator_missing"
+        case 4: "keepalive_lapsed"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "fault \(rawValue)" }
 }
 
-/// `stop_reason` values (Protocol/messages.json enums).
-public enum WireStopReason: UInt8, Sendable, CaseIterable {
-    case hostRequest = 0
-    case fault = 1
-    case keepaliveLapsed = 2
-    case idleStandby = 3
+/// `stop_reason` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireStopReason: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let hostRequest = WireStopReason(rawValue: 0)
+    public static let fault = WireStopReason(rawValue: 1)
+    public static let keepaliveLapsed = WireStopReason(rawValue: 2)
+    public static let idleStandby = WireStopReason(rawValue: 3)
+
+    /// Every value messages.json names.
+    public static let known: [WireStopReason] = [.hostRequest, .fault, .keepaliveLapsed, .idleStandby]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "host_request"
+        case 1: "fault"
+        case 2: "keepalive_lapsed"
+        case 3: "idle_standby"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "stop_reason \(rawValue)" }
 }
 
-/// `parameter` values (Protocol/messages.json enums).
-public enum WireParameter: UInt8, Sendable, CaseIterable {
-    case intensityControl = 0
-    case sharpnessControl = 1
-    case attackTimeControl = 2
-    case decayTimeControl = 3
-    case releaseTimeControl = 4
-    case audioVolumeControl = 5
-    case audioPanControl = 6
-    case audioPitchControl = 7
-    case audioAttackTimeControl = 8
-    case audioDecayTimeControl = 9
-    case audioReleaseTimeControl = 10
+/// `parameter` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireParameter: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let intensityControl = WireParameter(rawValue: 0)
+    public static let sharpnessControl = WireParameter(rawValue: 1)
+    public static let attackTimeControl = WireParameter(rawValue: 2)
+    public static let decayTimeControl = WireParameter(rawValue: 3)
+    public static let releaseTimeControl = WireParameter(rawValue: 4)
+    public static let audioVolumeControl = WireParameter(rawValue: 5)
+    public static let audioPanControl = WireParameter(rawValue: 6)
+    public static let audioPitchControl = WireParameter(rawValue: 7)
+    public static let audioAttackTimeControl = WireParameter(rawValue: 8)
+    public static let audioDecayTimeControl = WireParameter(rawValue: 9)
+    public static let audioReleaseTimeControl = WireParameter(rawValue: 10)
+
+    /// Every value messages.json names.
+    public static let known: [WireParameter] = [.intensityControl, .sharpnessControl, .attackTimeControl, .decayTimeControl, .releaseTimeControl, .audioVolumeControl, .audioPanControl, .audioPitchControl, .audioAttackTimeControl, .audioDecayTimeControl, .audioReleaseTimeControl]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "intensity_control"
+        case 1: "sharpness_control"
+        case 2: "attack_time_control"
+        case 3: "decay_time_control"
+        case 4: "release_time_control"
+        case 5: "audio_volume_control"
+        case 6: "audio_pan_control"
+        case 7: "audio_pitch_control"
+        case 8: "audio_attack_time_control"
+        case 9: "audio_decay_time_control"
+        case 10: "audio_release_time_control"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "parameter \(rawValue)" }
 }
 
-/// `log_level` values (Protocol/messages.json enums).
-public enum WireLogLevel: UInt8, Sendable, CaseIterable {
-    case debug = 0
-    case info = 1
-    case warning = 2
-    case error = 3
+/// `log_level` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireLogLevel: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let debug = WireLogLevel(rawValue: 0)
+    public static let info = WireLogLevel(rawValue: 1)
+    public static let warning = WireLogLevel(rawValue: 2)
+    public static let error = WireLogLevel(rawValue: 3)
+
+    /// Every value messages.json names.
+    public static let known: [WireLogLevel] = [.debug, .info, .warning, .error]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "debug"
+        case 1: "info"
+        case 2: "warning"
+        case 3: "error"
+        default: nil
+        }
+    }
+
+    public var description: String { name ?? "log_level \(rawValue)" }
 }
 
-/// `slot_trigger` values (Protocol/messages.json enums).
-public enum WireSlotTrigger: UInt8, Sendable, CaseIterable {
-    case boot = 0
-    case input = 1
-}
+/// `slot_trigger` values (Protocol/messages.json enums). Open: an unknown number decodes and keeps its value.
+public struct WireSlotTrigger: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-extension WireMessage {
-    /// ACK (0x00), both, control.
-    public static func ack() -> WireMessage {
-        WireMessage(.ack, [:])
+    public static let boot = WireSlotTrigger(rawValue: 0)
+    public static let input = WireSlotTrigger(rawValue: 1)
+
+    /// Every value messages.json names.
+    public static let known: [WireSlotTrigger] = [.boot, .input]
+
+    /// The name messages.json gives this value, nil for a number it does not name.
+    public var name: String? {
+        switch rawValue {
+        case 0: "boot"
+        case 1: "input"
+        default: nil
+        }
     }
 
-    /// HELLO (0x01), host to board, control.
-    public static func hello(major: UInt8, minor: UInt8, maxPayload: UInt16, window: UInt8, nonce: UInt32) -> WireMessage {
-        WireMessage(.hello, ["major": .int(Int64(major)), "minor": .int(Int64(minor)), "max_payload": .int(Int64(maxPayload)), "window": .int(Int64(window)), "nonce": .int(Int64(nonce))])
-    }
-
-    /// INFO (0x02), board to host, control.
-    public static func info(nonce: UInt32, major: UInt8, minor: UInt8, firmware: String, board: String, serial: String, maxPayload: UInt16, window: UInt8, tickHz: UInt32, timelineMemory: UInt32, maxTimelines: UInt8, players: UInt8, maxCurvePoints: UInt8, flashSlots: UInt8, flashSlotSize: UInt32, triggerInputs: UInt8, audio: UInt8, audioRateHz: UInt32, keepaliveMs: UInt16, streamMaxSamples: UInt8, channels: [[String: FieldValue]]) -> WireMessage {
-        WireMessage(.info, ["nonce": .int(Int64(nonce)), "major": .int(Int64(major)), "minor": .int(Int64(minor)), "firmware": .string(firmware), "board": .string(board), "serial": .string(serial), "max_payload": .int(Int64(maxPayload)), "window": .int(Int64(window)), "tick_hz": .int(Int64(tickHz)), "timeline_memory": .int(Int64(timelineMemory)), "max_timelines": .int(Int64(maxTimelines)), "players": .int(Int64(players)), "max_curve_points": .int(Int64(maxCurvePoints)), "flash_slots": .int(Int64(flashSlots)), "flash_slot_size": .int(Int64(flashSlotSize)), "trigger_inputs": .int(Int64(triggerInputs)), "audio": .int(Int64(audio)), "audio_rate_hz": .int(Int64(audioRateHz)), "keepalive_ms": .int(Int64(keepaliveMs)), "stream_max_samples": .int(Int64(streamMaxSamples)), "channels": .list(channels)])
-    }
-
-    /// PING (0x03), host to board, control.
-    public static func ping(id: UInt16, hostTime: UInt32, reserved0: UInt32, reserved1: UInt32) -> WireMessage {
-        WireMessage(.ping, ["id": .int(Int64(id)), "host_time": .int(Int64(hostTime)), "reserved0": .int(Int64(reserved0)), "reserved1": .int(Int64(reserved1))])
-    }
-
-    /// PONG (0x04), board to host, control.
-    public static func pong(id: UInt16, hostTime: UInt32, rxTime: UInt32, txTime: UInt32) -> WireMessage {
-        WireMessage(.pong, ["id": .int(Int64(id)), "host_time": .int(Int64(hostTime)), "rx_time": .int(Int64(rxTime)), "tx_time": .int(Int64(txTime))])
-    }
-
-    /// ERROR (0x05), both, any.
-    public static func error(status: UInt8, refType: UInt8, refSeq: UInt8, detail: String) -> WireMessage {
-        WireMessage(.error, ["status": .int(Int64(status)), "ref_type": .int(Int64(refType)), "ref_seq": .int(Int64(refSeq)), "detail": .string(detail)])
-    }
-
-    /// UPLOAD_BEGIN (0x10), host to board, reliable.
-    public static func uploadBegin(tag: UInt16, size: UInt32, hash: UInt32) -> WireMessage {
-        WireMessage(.uploadBegin, ["tag": .int(Int64(tag)), "size": .int(Int64(size)), "hash": .int(Int64(hash))])
-    }
-
-    /// UPLOAD_CHUNK (0x11), host to board, reliable.
-    public static func uploadChunk(tag: UInt16, handle: UInt8, offset: UInt32, data: [UInt8]) -> WireMessage {
-        WireMessage(.uploadChunk, ["tag": .int(Int64(tag)), "handle": .int(Int64(handle)), "offset": .int(Int64(offset)), "data": .bytes(data)])
-    }
-
-    /// UPLOAD_COMMIT (0x12), host to board, reliable.
-    public static func uploadCommit(tag: UInt16, handle: UInt8) -> WireMessage {
-        WireMessage(.uploadCommit, ["tag": .int(Int64(tag)), "handle": .int(Int64(handle))])
-    }
-
-    /// TIMELINE_FREE (0x13), host to board, reliable.
-    public static func timelineFree(tag: UInt16, handle: UInt8) -> WireMessage {
-        WireMessage(.timelineFree, ["tag": .int(Int64(tag)), "handle": .int(Int64(handle))])
-    }
-
-    /// PLAYER_START (0x20), host to board, reliable.
-    public static func playerStart(tag: UInt16, player: UInt8, handle: UInt8, atTime: UInt32, position: UInt32) -> WireMessage {
-        WireMessage(.playerStart, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "handle": .int(Int64(handle)), "at_time": .int(Int64(atTime)), "position": .int(Int64(position))])
-    }
-
-    /// PLAYER_STOP (0x21), host to board, reliable.
-    public static func playerStop(tag: UInt16, player: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.playerStop, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// PLAYER_PAUSE (0x22), host to board, reliable.
-    public static func playerPause(tag: UInt16, player: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.playerPause, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// PLAYER_RESUME (0x23), host to board, reliable.
-    public static func playerResume(tag: UInt16, player: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.playerResume, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// PLAYER_SEEK (0x24), host to board, reliable.
-    public static func playerSeek(tag: UInt16, player: UInt8, position: UInt32, atTime: UInt32) -> WireMessage {
-        WireMessage(.playerSeek, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "position": .int(Int64(position)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// PLAYER_LOOP (0x25), host to board, reliable.
-    public static func playerLoop(tag: UInt16, player: UInt8, enabled: Bool, loopEnd: UInt32) -> WireMessage {
-        WireMessage(.playerLoop, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "enabled": .bool(enabled), "loop_end": .int(Int64(loopEnd))])
-    }
-
-    /// PLAYER_RATE (0x26), host to board, reliable.
-    public static func playerRate(tag: UInt16, player: UInt8, rateQ8: UInt16) -> WireMessage {
-        WireMessage(.playerRate, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "rate_q8": .int(Int64(rateQ8))])
-    }
-
-    /// PLAYER_MUTE (0x27), host to board, reliable.
-    public static func playerMute(tag: UInt16, player: UInt8, muted: Bool) -> WireMessage {
-        WireMessage(.playerMute, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "muted": .bool(muted)])
-    }
-
-    /// PLAYER_CANCEL (0x28), host to board, reliable.
-    public static func playerCancel(tag: UInt16, player: UInt8) -> WireMessage {
-        WireMessage(.playerCancel, ["tag": .int(Int64(tag)), "player": .int(Int64(player))])
-    }
-
-    /// PLAYER_PARAM (0x29), host to board, reliable.
-    public static func playerParam(tag: UInt16, player: UInt8, parameter: UInt8, value: Int16, atTime: UInt32) -> WireMessage {
-        WireMessage(.playerParam, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "parameter": .int(Int64(parameter)), "value": .int(Int64(value)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// PLAYER_CURVE (0x2A), host to board, reliable.
-    public static func playerCurve(tag: UInt16, player: UInt8, parameter: UInt8, atTime: UInt32, points: [[String: FieldValue]]) -> WireMessage {
-        WireMessage(.playerCurve, ["tag": .int(Int64(tag)), "player": .int(Int64(player)), "parameter": .int(Int64(parameter)), "at_time": .int(Int64(atTime)), "points": .list(points)])
-    }
-
-    /// ENGINE_START (0x30), host to board, reliable.
-    public static func engineStart(tag: UInt16) -> WireMessage {
-        WireMessage(.engineStart, ["tag": .int(Int64(tag))])
-    }
-
-    /// ENGINE_STOP (0x31), host to board, reliable.
-    public static func engineStop(tag: UInt16) -> WireMessage {
-        WireMessage(.engineStop, ["tag": .int(Int64(tag))])
-    }
-
-    /// ACTUATOR_CONFIG (0x32), host to board, reliable.
-    public static func actuatorConfig(tag: UInt16, channel: UInt8, kind: UInt8, resonantDhz: UInt16, ratedMv: UInt16, maxMv: UInt16) -> WireMessage {
-        WireMessage(.actuatorConfig, ["tag": .int(Int64(tag)), "channel": .int(Int64(channel)), "kind": .int(Int64(kind)), "resonant_dhz": .int(Int64(resonantDhz)), "rated_mv": .int(Int64(ratedMv)), "max_mv": .int(Int64(maxMv))])
-    }
-
-    /// ACTUATOR_CALIBRATE (0x33), host to board, reliable.
-    public static func actuatorCalibrate(tag: UInt16, channel: UInt8) -> WireMessage {
-        WireMessage(.actuatorCalibrate, ["tag": .int(Int64(tag)), "channel": .int(Int64(channel))])
-    }
-
-    /// SLOT_STORE (0x40), host to board, reliable.
-    public static func slotStore(tag: UInt16, handle: UInt8, slot: UInt8) -> WireMessage {
-        WireMessage(.slotStore, ["tag": .int(Int64(tag)), "handle": .int(Int64(handle)), "slot": .int(Int64(slot))])
-    }
-
-    /// SLOT_LIST (0x41), host to board, reliable.
-    public static func slotList(tag: UInt16) -> WireMessage {
-        WireMessage(.slotList, ["tag": .int(Int64(tag))])
-    }
-
-    /// SLOT_READ (0x42), host to board, reliable.
-    public static func slotRead(tag: UInt16, slot: UInt8, offset: UInt32, length: UInt16) -> WireMessage {
-        WireMessage(.slotRead, ["tag": .int(Int64(tag)), "slot": .int(Int64(slot)), "offset": .int(Int64(offset)), "length": .int(Int64(length))])
-    }
-
-    /// SLOT_ERASE (0x43), host to board, reliable.
-    public static func slotErase(tag: UInt16, slot: UInt8) -> WireMessage {
-        WireMessage(.slotErase, ["tag": .int(Int64(tag)), "slot": .int(Int64(slot))])
-    }
-
-    /// SLOT_PLAY (0x44), host to board, reliable.
-    public static func slotPlay(tag: UInt16, slot: UInt8, player: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.slotPlay, ["tag": .int(Int64(tag)), "slot": .int(Int64(slot)), "player": .int(Int64(player)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// SLOT_BIND (0x45), host to board, reliable.
-    public static func slotBind(tag: UInt16, slot: UInt8, trigger: UInt8, input: UInt8) -> WireMessage {
-        WireMessage(.slotBind, ["tag": .int(Int64(tag)), "slot": .int(Int64(slot)), "trigger": .int(Int64(trigger)), "input": .int(Int64(input))])
-    }
-
-    /// TRACE_READ (0x50), host to board, reliable.
-    public static func traceRead(tag: UInt16, channel: UInt8, fromTime: UInt32, count: UInt16) -> WireMessage {
-        WireMessage(.traceRead, ["tag": .int(Int64(tag)), "channel": .int(Int64(channel)), "from_time": .int(Int64(fromTime)), "count": .int(Int64(count))])
-    }
-
-    /// STREAM_SAMPLES (0x60), host to board, realtime.
-    public static func streamSamples(channel: UInt8, atTime: UInt32, interval: UInt16, samples: [[String: FieldValue]]) -> WireMessage {
-        WireMessage(.streamSamples, ["channel": .int(Int64(channel)), "at_time": .int(Int64(atTime)), "interval": .int(Int64(interval)), "samples": .list(samples)])
-    }
-
-    /// RT_PARAM (0x61), host to board, realtime.
-    public static func rtParam(player: UInt8, parameter: UInt8, value: Int16) -> WireMessage {
-        WireMessage(.rtParam, ["player": .int(Int64(player)), "parameter": .int(Int64(parameter)), "value": .int(Int64(value))])
-    }
-
-    /// PLAYER_FINISHED (0x70), board to host, reliable.
-    public static func playerFinished(player: UInt8, handle: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.playerFinished, ["player": .int(Int64(player)), "handle": .int(Int64(handle)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// LATE (0x71), board to host, reliable.
-    public static func late(tag: UInt16, refType: UInt8, lateBy: UInt32) -> WireMessage {
-        WireMessage(.late, ["tag": .int(Int64(tag)), "ref_type": .int(Int64(refType)), "late_by": .int(Int64(lateBy))])
-    }
-
-    /// FAULT (0x72), board to host, reliable.
-    public static func fault(fault: UInt8, channel: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.fault, ["fault": .int(Int64(fault)), "channel": .int(Int64(channel)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// ENGINE_STOPPED (0x73), board to host, reliable.
-    public static func engineStopped(reason: UInt8, atTime: UInt32) -> WireMessage {
-        WireMessage(.engineStopped, ["reason": .int(Int64(reason)), "at_time": .int(Int64(atTime))])
-    }
-
-    /// LOG (0x74), board to host, reliable.
-    public static func log(level: UInt8, text: String) -> WireMessage {
-        WireMessage(.log, ["level": .int(Int64(level)), "text": .string(text)])
-    }
-
-    /// RESULT (0x80), board to host, reliable.
-    public static func result(tag: UInt16, status: UInt8) -> WireMessage {
-        WireMessage(.result, ["tag": .int(Int64(tag)), "status": .int(Int64(status))])
-    }
-
-    /// UPLOAD_STATUS (0x81), board to host, reliable.
-    public static func uploadStatus(tag: UInt16, status: UInt8, handle: UInt8, nextOffset: UInt32) -> WireMessage {
-        WireMessage(.uploadStatus, ["tag": .int(Int64(tag)), "status": .int(Int64(status)), "handle": .int(Int64(handle)), "next_offset": .int(Int64(nextOffset))])
-    }
-
-    /// SLOT_LIST_REPLY (0x82), board to host, reliable.
-    public static func slotListReply(tag: UInt16, status: UInt8, bootSlot: UInt8, slots: [[String: FieldValue]]) -> WireMessage {
-        WireMessage(.slotListReply, ["tag": .int(Int64(tag)), "status": .int(Int64(status)), "boot_slot": .int(Int64(bootSlot)), "slots": .list(slots)])
-    }
-
-    /// SLOT_DATA (0x83), board to host, reliable.
-    public static func slotData(tag: UInt16, status: UInt8, slot: UInt8, offset: UInt32, data: [UInt8]) -> WireMessage {
-        WireMessage(.slotData, ["tag": .int(Int64(tag)), "status": .int(Int64(status)), "slot": .int(Int64(slot)), "offset": .int(Int64(offset)), "data": .bytes(data)])
-    }
-
-    /// TRACE_DATA (0x84), board to host, reliable.
-    public static func traceData(tag: UInt16, status: UInt8, channel: UInt8, fromTime: UInt32, tick: UInt16, samples: [UInt8]) -> WireMessage {
-        WireMessage(.traceData, ["tag": .int(Int64(tag)), "status": .int(Int64(status)), "channel": .int(Int64(channel)), "from_time": .int(Int64(fromTime)), "tick": .int(Int64(tick)), "samples": .bytes(samples)])
-    }
-
-    /// CALIBRATION_RESULT (0x85), board to host, reliable.
-    public static func calibrationResult(tag: UInt16, status: UInt8, channel: UInt8, resonantDhz: UInt16, impedanceMohm: UInt32) -> WireMessage {
-        WireMessage(.calibrationResult, ["tag": .int(Int64(tag)), "status": .int(Int64(status)), "channel": .int(Int64(channel)), "resonant_dhz": .int(Int64(resonantDhz)), "impedance_mohm": .int(Int64(impedanceMohm))])
-    }
+    public var description: String { name ?? "slot_trigger \(rawValue)" }
 }

@@ -8,8 +8,7 @@ public enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertib
     case stringTooLong(message: String, field: String, length: Int, max: Int, offset: Int)
     case invalidUTF8(message: String, field: String, offset: Int)
     case listTooLong(message: String, field: String, count: Int, max: Int, offset: Int)
-    case missingField(message: String, field: String)
-    case wrongKind(message: String, field: String, expected: String)
+    /// A string or list longer than its field allows, when encoding.
     case outOfRange(message: String, field: String, value: Int64)
     case payloadTooLarge(message: String, size: Int, max: Int)
     /// A known message arrived from the side that only receives it (e.g. INFO sent to the board).
@@ -25,8 +24,6 @@ public enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         case .stringTooLong: "string_too_long"
         case .invalidUTF8: "invalid_utf8"
         case .listTooLong: "list_too_long"
-        case .missingField: "missing_field"
-        case .wrongKind: "wrong_kind"
         case .outOfRange: "out_of_range"
         case .payloadTooLarge: "payload_too_large"
         case .wrongDirection: "wrong_direction"
@@ -42,8 +39,6 @@ public enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         case .stringTooLong(let message, let field, let length, let max, let offset): "\(message).\(field): string of \(length) bytes exceeds \(max) at byte \(offset)"
         case .invalidUTF8(let message, let field, let offset): "\(message).\(field): not UTF-8 at byte \(offset)"
         case .listTooLong(let message, let field, let count, let max, let offset): "\(message).\(field): \(count) items exceed \(max) at byte \(offset)"
-        case .missingField(let message, let field): "\(message): field \(field) missing"
-        case .wrongKind(let message, let field, let expected): "\(message).\(field): expected \(expected)"
         case .outOfRange(let message, let field, let value): "\(message).\(field): \(value) does not fit the field"
         case .payloadTooLarge(let message, let size, let max): "\(message): payload of \(size) bytes exceeds the limit of \(max)"
         case .wrongDirection(let message): "\(message) is not accepted in this direction"

@@ -10,7 +10,7 @@ public struct TimelineUpload: Sendable {
         case sending(handle: UInt8)
         case committing(handle: UInt8)
         case committed(handle: UInt8)
-        case failed(status: UInt8, during: MessageType)
+        case failed(status: WireStatus, during: MessageType)
     }
 
     public let bytes: [UInt8]
@@ -58,27 +58,26 @@ public struct TimelineUpload: Sendable {
     /// (nothing for replies that belong to someone else). `payloadLimit`: the largest payload to use for the
     /// chunks it returns (the link's `preferredPayload`); never more than the board's stated maximum.
     public mutating func handle(_ reply: WireMessage, payloadLimit: Int? = nil) -> [WireMessage] {
-        guard let tag = reply.int("tag").map({ UInt16(truncatingIfNeeded: $0) }),
-            let status = reply.int("status").map({ UInt8(truncatingIfNeeded: $0) })
-        else { return [] }
-        switch (reply.type, state) {
-        case (.uploadStatus, .announcing) where tag == beginTag,
-            (.uploadStatus, .sending) where chunkTags.contains(tag):
+        switch (reply, state) {
+        case (.uploadStatus(let status), .announcing) where status.tag == beginTag,
+            (.uploadStatus(let status), .sending) where chunkTags.contains(status.tag):
+            let tag = status.tag
             chunkTags.remove(tag)
-            guard status == WireStatus.ok.rawValue, let handle = reply.int("handle"), let next = reply.int("next_offset") else {
-                state = .failed(status: status, during: tag == beginTag ? .uploadBegin : .uploadChunk)
+            guard status.status == .ok else {
+                state = .failed(status: status.status, during: tag == beginTag ? .uploadBegin : .uploadChunk)
                 return []
             }
+            let next = Int(status.nextOffset)
             if tag == beginTag {
-                confirmed = min(Int(next), bytes.count)  // resume where the board is
+                confirmed = min(next, bytes.count)  // resume where the board is
                 sentUpTo = confirmed
             } else {
-                confirmed = max(confirmed, min(Int(next), bytes.count))
+                confirmed = max(confirmed, min(next, bytes.count))
             }
-            state = .sending(handle: UInt8(truncatingIfNeeded: handle))
-            return sendChunks(handle: UInt8(truncatingIfNeeded: handle), payloadLimit: payloadLimit)
-        case (.result, .committing(let handle)) where tag == commitTag:
-            state = status == WireStatus.ok.rawValue ? .committed(handle: handle) : .failed(status: status, during: .uploadCommit)
+            state = .sending(handle: status.handle)
+            return sendChunks(handle: status.handle, payloadLimit: payloadLimit)
+        case (.result(let result), .committing(let handle)) where result.tag == commitTag:
+            state = result.status == .ok ? .committed(handle: handle) : .failed(status: result.status, during: .uploadCommit)
             return []
         default:
             return []

@@ -23,14 +23,11 @@ public struct LinkSimulation: Sendable {
 
     /// A board-role configuration with a plausible INFO for simulations.
     public static func boardConfiguration(maxPayload: Int = 512, window: Int = 4, bootEpoch: UInt16 = 0x5A00) -> LinkConfiguration {
-        let info = WireMessage(.info, [
-            "nonce": 0, "major": .int(Int64(MessageCatalog.major)), "minor": .int(Int64(MessageCatalog.minor)),
-            "firmware": "sim", "board": "virtual-line", "serial": "0",
-            "max_payload": .int(Int64(maxPayload)), "window": .int(Int64(window)), "tick_hz": 1000,
-            "timeline_memory": 65536, "max_timelines": 8, "players": 4, "max_curve_points": 16, "flash_slots": 4,
-            "flash_slot_size": 4096, "trigger_inputs": 1, "audio": 0, "audio_rate_hz": 0, "keepalive_ms": 500,
-            "stream_max_samples": 64, "channels": .list([["kind": 0, "resonant_dhz": 1700, "rated_mv": 2000, "max_mv": 3300]]),
-        ])
+        let info = WireMessage.Info(
+            nonce: 0, major: MessageCatalog.major, minor: MessageCatalog.minor, firmware: "sim", board: "virtual-line", serial: "0",
+            maxPayload: UInt16(maxPayload), window: UInt8(window), tickHz: 1000, timelineMemory: 65536, maxTimelines: 8, players: 4,
+            maxCurvePoints: 16, flashSlots: 4, flashSlotSize: 4096, triggerInputs: 1, audio: .none, audioRateHz: 0, keepaliveMs: 500,
+            streamMaxSamples: 64, channels: [.init(kind: .lra, resonantDhz: 1700, ratedMv: 2000, maxMv: 3300)])
         var configuration = LinkConfiguration(role: .board(bootEpoch: bootEpoch, info: info))
         configuration.maxPayload = maxPayload
         configuration.receiveWindow = window
@@ -98,12 +95,9 @@ public struct LinkSimulation: Sendable {
     private mutating func pump() {
         for event in board.takeEvents() {
             guard case .received(let message, let channel) = event else { continue }
-            if message.type == .ping {
-                let reading = Int64(boardClock.reading(at: now))
-                let pong = WireMessage(.pong, [
-                    "id": message["id"] ?? 0, "host_time": message["host_time"] ?? 0, "rx_time": .int(reading), "tx_time": .int(reading),
-                ])
-                try? board.send(pong, at: now)
+            if case .ping(let ping) = message {
+                let reading = boardClock.reading(at: now)
+                try? board.send(.pong(id: ping.id, hostTime: ping.hostTime, rxTime: reading, txTime: reading), at: now)
             } else {
                 boardReceived.append((message, channel))
             }
