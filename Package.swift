@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // Thrum: the Core Haptics model on custom haptic hardware.
-// Module map and dependency direction: see ../shared/DESIGN.md (downward only).
+// Module map and dependency direction: ARCHITECTURE.md (every module depends downward only).
 import PackageDescription
 
 let package = Package(
@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ThrumSerial", targets: ["ThrumSerial"]),
         .library(name: "Thrum", targets: ["Thrum"]),
         .library(name: "ThrumCoreHaptics", targets: ["ThrumCoreHaptics"]),
+        .library(name: "ThrumTesting", targets: ["ThrumTesting"]),
         .executable(name: "thrum", targets: ["thrum"]),
         .executable(name: "thrum-bench", targets: ["thrum-bench"]),
     ],
@@ -67,6 +68,13 @@ let package = Package(
         ),
         // Core Haptics' names and synchronous signatures (CHHapticEngine, …) over Thrum's engine.
         .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire"]),
+        // Test machinery, offered to apps that build on Thrum as well: a manual clock and engines on
+        // it, fault-injecting transports, the transport conformance checks, the simulator's
+        // differential oracle. No production target depends on it.
+        .target(
+            name: "ThrumTesting",
+            dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator"]
+        ),
         // The command tree of the `thrum` tool, as a library so tests can drive it.
         .target(
             name: "ThrumCommands",
@@ -81,52 +89,52 @@ let package = Package(
         ),
         .executableTarget(
             name: "thrum-bench",
-            dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator"]
+            dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting"]
         ),
         .testTarget(
             name: "ThrumModelTests",
-            dependencies: ["ThrumModel", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ThrumTesting", "ThrumModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ThrumTimelineTests",
-            dependencies: [
+            dependencies: ["ThrumTesting", 
                 "ThrumTimeline", "ThrumModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "ThrumWireTests",
-            dependencies: ["ThrumWire", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ThrumTesting", "ThrumWire", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ThrumTransportTests",
-            dependencies: ["ThrumTransport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ThrumTesting", "ThrumTransport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ThrumSerialTests",
-            dependencies: [
+            dependencies: ["ThrumTesting", 
                 "ThrumSerial", "ThrumTransport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "ThrumSimulatorTests",
-            dependencies: [
+            dependencies: ["ThrumTesting", 
                 "ThrumSimulator", "ThrumFirmwareCore", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
-            name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
+            name: "ThrumTests", dependencies: ["ThrumTesting", "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
         ),
-        .testTarget(name: "ThrumCoreHapticsTests", dependencies: ["ThrumCoreHaptics", "Thrum"]),
+        .testTarget(name: "ThrumCoreHapticsTests", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum"]),
         // Core Haptics client code as apps write it, compiled in Swift 5 mode (where most apps
         // are) and, through a link to the same folder, in Swift 6 mode.
         .testTarget(
-            name: "CoreHapticsClientTests", dependencies: ["ThrumCoreHaptics", "Thrum", "ThrumTransport"],
+            name: "CoreHapticsClientTests", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "CoreHapticsClientTests6", dependencies: ["ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
-        .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline"]),
+        .testTarget(name: "CoreHapticsClientTests6", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
+        .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline"]),
     ]
 )

@@ -1,6 +1,6 @@
 /// A bidirectional byte stream to a board: a serial port, a pseudo-terminal, an in-memory pipe.
 ///
-/// The contract every conforming type keeps (checked by ``TransportConformance``):
+/// The contract every conforming type keeps (checked by ThrumTesting's `TransportConformance`):
 /// - `read()` returns the next chunk of received bytes as soon as at least one byte is there
 ///   (never an empty chunk), in the order the peer sent them, unchanged (all 256 byte values).
 /// - `write(_:)` returns once every byte has been handed to the operating system (or the peer's

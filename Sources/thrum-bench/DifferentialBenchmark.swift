@@ -1,6 +1,7 @@
 import Foundation
 import ThrumModel
 import ThrumSimulator
+import ThrumTesting
 
 /// `thrum-bench differential`: the reference firmware (in the board simulator) against the Swift
 /// reference renderer (SEMANTICS.md §10) over the examples, every corpus file (when

@@ -3,6 +3,7 @@ import Thrum
 import ThrumSimulator
 import ThrumTransport
 import ThrumWire
+import ThrumTesting
 
 /// `thrum-bench latency`: the engine against the embedded simulator over an emulated line, in
 /// virtual time (engine, link and board on one manual clock; 100 µs steps). What the board

@@ -3,6 +3,7 @@ import Thrum
 import ThrumSimulator
 import ThrumTimeline
 import ThrumTransport
+import ThrumTesting
 
 /// `thrum-bench streaming`: every corpus pattern on a board whose timeline memory is smaller than
 /// the pattern, so it plays streamed (PROTOCOL.md §5.4), over an emulated 115,200-baud UART in

@@ -1,5 +1,6 @@
 import Foundation
 import ThrumTransport
+import ThrumTesting
 
 /// `thrum-bench transport`: how fast bytes move through the transports themselves, so that
 /// link figures measured over them are not limited by the transport.

@@ -4,6 +4,7 @@ import Foundation
 import Thrum
 import ThrumCoreHaptics
 import ThrumTransport
+import ThrumTesting
 
 struct VirtualBoard: Sendable {
     let clock = ManualClock()

@@ -1,6 +1,7 @@
 import Testing
 @testable import ThrumSerial
 import ThrumTransport
+import ThrumTesting
 
 /// The libserialport transport keeps the `ByteTransport` contract, run over the faked library:
 /// two ports joined by a null-modem cable, each served by its own reader and writer threads.

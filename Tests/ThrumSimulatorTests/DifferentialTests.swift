@@ -3,6 +3,7 @@ import PropertyBased
 import Testing
 import ThrumModel
 import ThrumSimulator
+import ThrumTesting
 
 /// SEMANTICS.md §10: the firmware (through the simulator's trace) against the reference renderer.
 /// A mismatch names the pattern, the lane, the instant and both values.

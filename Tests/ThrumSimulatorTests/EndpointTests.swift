@@ -4,6 +4,7 @@ import Testing
 import ThrumSimulator
 import ThrumTransport
 import ThrumWire
+import ThrumTesting
 
 /// The simulator's endpoints in real time: in-process pipe, pseudo-terminal, and `thrum sim --pty`
 /// as a child process. A host speaking ThrumWire's handshake gets INFO back.

@@ -4,6 +4,7 @@ import Testing
 import ThrumModel
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 /// Registered audio files: their length sets how long an `AudioCustom` event sounds on a board's
 /// audio lane (SEMANTICS.md §6.2).

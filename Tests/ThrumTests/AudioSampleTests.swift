@@ -3,6 +3,7 @@ import Testing
 @testable import Thrum
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 /// Registered audio resources on a board that plays samples: the engine sends each as a waveform
 /// object at the board's rate, and the board's audio output plays it (WAVEFORM.md, SEMANTICS.md §6.4).

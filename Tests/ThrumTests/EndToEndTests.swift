@@ -4,6 +4,7 @@ import Testing
 import ThrumModel
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 /// One end-to-end scenario, run against the in-process simulator, against `thrum sim --pty` in a
 /// child process (termios transport, real time), and against the simulator behind a line that

@@ -4,6 +4,7 @@ import Thrum
 import ThrumModel
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 /// The engine against the embedded simulator (the firmware core), on a manual clock.
 @Suite("HapticEngine on the embedded simulator")

@@ -3,6 +3,7 @@ import Testing
 import Thrum
 import ThrumTimeline
 import ThrumTransport
+import ThrumTesting
 
 @Suite("Flash slots on the embedded simulator")
 struct FlashTests {

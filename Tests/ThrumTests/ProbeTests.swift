@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Thrum
 import ThrumTransport
+import ThrumTesting
 
 /// `HapticEngine.probe`, which `thrum ports` uses to mark the ports where a Thrum board answers.
 @Suite("Probing a port for a board")

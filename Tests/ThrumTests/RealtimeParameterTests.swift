@@ -2,6 +2,7 @@ import Testing
 @testable import Thrum
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 /// What the board plays, read from the simulator's rendered ticks.
 @Suite("Dynamic parameters reach the board's output")

@@ -3,6 +3,7 @@ import Testing
 @testable import Thrum
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 @Suite("Board reset and unplug")
 struct ResetAndUnplugTests {

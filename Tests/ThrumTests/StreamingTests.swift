@@ -4,6 +4,7 @@ import Testing
 import ThrumSimulator
 import ThrumTimeline
 import ThrumTransport
+import ThrumTesting
 
 /// Patterns larger than the board's timeline memory play streamed, piece by piece (PROTOCOL.md §5.4).
 @Suite("Streaming patterns larger than the board's memory")

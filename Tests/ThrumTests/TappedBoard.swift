@@ -1,6 +1,7 @@
 import Thrum
 import ThrumSimulator
 import ThrumTransport
+import ThrumTesting
 
 /// An engine on a manual clock, talking over an in-memory line to a simulated board whose
 /// rendered ticks `tap` keeps: what tests read to see what the board played.

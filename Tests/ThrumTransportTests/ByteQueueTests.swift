@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import ThrumTransport
+import ThrumTesting
 
 /// The bounded queue under every in-memory and termios read path.
 @Suite(.timeLimit(.minutes(1))) struct ByteQueueTests {

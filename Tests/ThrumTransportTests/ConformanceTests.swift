@@ -1,5 +1,6 @@
 import Testing
 @testable import ThrumTransport
+import ThrumTesting
 
 /// Every transport passes the same conformance checks.
 @Suite(.timeLimit(.minutes(1))) struct ConformanceTests {

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import ThrumTransport
+import ThrumTesting
 
 /// Writes `chunks` through `a` while `b` collects everything, then closes `a` so `b` ends.
 private func transfer(_ chunks: [[UInt8]], from a: any ByteTransport, to b: any ByteTransport) async throws -> [UInt8] {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ThrumTransport
+import ThrumTesting
 
 /// Latency, jitter and line-rate throttling, measured on a manual clock: nothing sleeps.
 @Suite(.timeLimit(.minutes(1))) struct FaultTimingTests {

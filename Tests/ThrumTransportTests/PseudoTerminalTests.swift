@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 @testable import ThrumTransport
+import ThrumTesting
 
 /// The termios transport on real pseudo-terminals, in-process.
 @Suite(.timeLimit(.minutes(1))) struct PseudoTerminalTests {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 @testable import ThrumTransport
+import ThrumTesting
 
 /// A pseudo-terminal pair as two termios transports: the controller, and the device side
 /// opened by path as a client would.

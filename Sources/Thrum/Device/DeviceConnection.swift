@@ -9,18 +9,17 @@ struct DeviceConnection: Sendable {
     var transport: any ByteTransport
     var simulator: Task<Void, Never>?
 
-    /// Opens `address`. The embedded simulator runs on `manualClock` when one is given (tests), in
-    /// real time otherwise; its flash lives in `flashFile` when given (so slots outlast the process).
+    /// Opens `address`. The embedded simulator runs on the engine's `clock` (a test's clock moves
+    /// only when the test moves it); its flash lives in `flashFile` when given (so slots outlast the
+    /// process).
     static func open(
-        _ address: DeviceAddress, simulator configuration: BoardConfiguration, flashFile: URL?, manualClock: ManualClock?
+        _ address: DeviceAddress, simulator configuration: BoardConfiguration, flashFile: URL?, clock: any EngineClock
     ) throws -> DeviceConnection {
         switch address {
         case .simulator:
             let (host, server) = try SimulatorServer.inProcess(configuration: configuration, flashFile: flashFile)
             let task = Task<Void, Never> {
-                do {
-                    if let manualClock { try await server.run(on: manualClock) } else { try await server.run() }
-                } catch {}  // the simulator ends when the engine closes its end
+                do { try await clock.serve(server) } catch {}  // the simulator ends when the engine closes its end
             }
             return DeviceConnection(transport: host, simulator: task)
         case .path, .usb:

@@ -21,7 +21,6 @@ public actor HapticEngine {
 
     public let device: DeviceAddress
     private let clock: any EngineClock
-    private let manualClock: ManualClock?
     private let simulatorConfiguration: BoardConfiguration
     /// Replaces opening `device` (tests: a simulator behind a fault-injecting transport).
     private let connector: (@Sendable () throws -> DeviceConnection)?
@@ -71,7 +70,7 @@ public actor HapticEngine {
     /// USB CDC boards (`/dev/ttyACM*`) and the simulator, whose lines have no such limit.
     public init(device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile, lineRate: Int? = nil) throws {
         try self.init(
-            device: device ?? DeviceAddress.default, clock: SystemEngineClock(), manualClock: nil, simulator: BoardConfiguration(),
+            device: device ?? DeviceAddress.default, clock: SystemEngineClock(), simulator: BoardConfiguration(),
             flashFile: simulatorFlashFile, lineRate: lineRate)
     }
 
@@ -86,42 +85,31 @@ public actor HapticEngine {
         return folder.appendingPathComponent("simulator-flash")
     }
 
-    /// An engine whose link (and embedded simulator) run on a manual clock: tests move time.
-    public init(device: DeviceAddress = .simulator, manualClock: ManualClock, simulator: BoardConfiguration = BoardConfiguration()) {
-        self.init(device: device, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: simulator)
-    }
-
     /// An engine for the embedded simulator with this board configuration, in real time.
     public init(simulating configuration: BoardConfiguration, flashFile: URL? = nil) {
-        self.init(device: .simulator, clock: SystemEngineClock(), manualClock: nil, simulator: configuration, flashFile: flashFile)
+        self.init(device: .simulator, clock: SystemEngineClock(), simulator: configuration, flashFile: flashFile)
     }
 
-    /// An engine on a transport the caller opens (tests and benchmarks: a simulator behind a
-    /// faulty or slow line), on a manual clock. `open` returns the host's end and the task serving
-    /// the board, which the engine cancels when it stops.
-    /// `lineRate` (bits per second, 10 a byte) paces real-time updates to a UART's rate.
-    public init(
-        manualClock: ManualClock, lineRate: Int? = nil, open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)
+    /// Every engine is made here. ThrumTesting's engines on a manual clock come through it too.
+    /// `open`, when given, replaces opening `device`: it returns the host's end of a transport and
+    /// the task serving the board, which the engine cancels when it stops (a simulator behind a
+    /// faulty or slow line).
+    package init(
+        device: DeviceAddress, clock: any EngineClock, simulator: BoardConfiguration, flashFile: URL? = nil, lineRate: Int? = nil,
+        open: (@Sendable () throws -> (any ByteTransport, Task<Void, Never>?))? = nil
     ) {
-        self.init(
-            device: .simulator, clock: ManualEngineClock(manualClock), manualClock: manualClock, simulator: BoardConfiguration(),
-            lineRate: lineRate
-        ) {
-            let (transport, task) = try open()
-            return DeviceConnection(transport: transport, simulator: task)
+        if let open {
+            self.connector = {
+                let (transport, task) = try open()
+                return DeviceConnection(transport: transport, simulator: task)
+            }
+        } else {
+            self.connector = nil
         }
-    }
-
-    private init(
-        device: DeviceAddress, clock: any EngineClock, manualClock: ManualClock?, simulator: BoardConfiguration,
-        flashFile: URL? = nil, lineRate: Int? = nil, connector: (@Sendable () throws -> DeviceConnection)? = nil
-    ) {
-        self.connector = connector
         self.lineRate = lineRate
         self.simulatorFlashFile = flashFile
         self.device = device
         self.clock = clock
-        self.manualClock = manualClock
         self.simulatorConfiguration = simulator
     }
 
@@ -316,11 +304,11 @@ public actor HapticEngine {
     private func openLink() throws -> BoardLink {
         if let link { return link }
         let connection = try connector?() ?? DeviceConnection.open(
-            device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, manualClock: manualClock)
+            device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, clock: clock)
         var configuration = LinkConfiguration(role: .host)
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
-        if manualClock == nil { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
+        if !clock.isManual { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
         let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration, lineRate: lineRate)
         self.connection = connection
         self.link = link

@@ -3,7 +3,7 @@
 /// transport and of the receive side of the termios transport.
 ///
 /// Bounded so that a reader that stops reading slows the writer down instead of growing memory.
-final class ByteQueue: @unchecked Sendable {
+package final class ByteQueue: @unchecked Sendable {
     private typealias ReadContinuation = CheckedContinuation<[UInt8], any Error>
     private typealias WriteContinuation = CheckedContinuation<Void, any Error>
 
@@ -32,7 +32,7 @@ final class ByteQueue: @unchecked Sendable {
     let maxChunk: Int
     private let state = Locked(State())
 
-    init(capacity: Int, maxChunk: Int = 64 * 1024) {
+    package init(capacity: Int, maxChunk: Int = 64 * 1024) {
         precondition(capacity > 0 && maxChunk > 0)
         self.capacity = capacity
         self.maxChunk = maxChunk
@@ -48,7 +48,7 @@ final class ByteQueue: @unchecked Sendable {
 
     // MARK: reading
 
-    func read() async throws -> [UInt8] {
+    package func read() async throws -> [UInt8] {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -83,7 +83,7 @@ final class ByteQueue: @unchecked Sendable {
     // MARK: writing
 
     /// Appends all of `bytes`, waiting for room as needed.
-    func write(_ bytes: [UInt8]) async throws {
+    package func write(_ bytes: [UInt8]) async throws {
         if bytes.isEmpty {
             if let end = state.withLock({ $0.writeEnd }) { throw end }
             return
@@ -150,13 +150,13 @@ final class ByteQueue: @unchecked Sendable {
 
     /// The producing side is finished: readers get what is buffered, then `readers`;
     /// pending and later writes fail with `writers`.
-    func finishWriting(readers readError: TransportError, writers writeError: TransportError) {
+    package func finishWriting(readers readError: TransportError, writers writeError: TransportError) {
         end(readError: readError, writeError: writeError, discardBuffered: false)
     }
 
     /// The consuming side is gone: buffered bytes are dropped, pending and later reads fail with
     /// `readers`, pending and later writes with `writers`.
-    func closeReading(readers readError: TransportError, writers writeError: TransportError) {
+    package func closeReading(readers readError: TransportError, writers writeError: TransportError) {
         end(readError: readError, writeError: writeError, discardBuffered: true)
     }
 

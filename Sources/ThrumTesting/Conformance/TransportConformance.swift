@@ -1,3 +1,4 @@
+import ThrumTransport
 /// Makes a fresh pair of connected transports: what the first writes, the second reads, and back.
 public typealias TransportPairFactory = @Sendable () async throws -> (any ByteTransport, any ByteTransport)
 
@@ -180,7 +181,7 @@ public enum TransportConformance {
 
 extension TransportConformance {
     /// Reads exactly `count` bytes (a check never expects more than it asked for).
-    static func readCount(_ count: Int, from transport: any ByteTransport) async throws -> [UInt8] {
+    public static func readCount(_ count: Int, from transport: any ByteTransport) async throws -> [UInt8] {
         var received: [UInt8] = []
         received.reserveCapacity(count)
         while received.count < count { received += try await transport.read() }
@@ -191,7 +192,8 @@ extension TransportConformance {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
+    /// `count` bytes that are the same for the same `seed` on every run and platform.
+    public static func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
         var generator = SeededGenerator(seed: seed)
         return (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
     }

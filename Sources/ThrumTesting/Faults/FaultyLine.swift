@@ -1,3 +1,4 @@
+import ThrumTransport
 /// One direction of a faulty line: applies a ``FaultProfile`` to each chunk sent through it and
 /// hands the result to `sink`, at once or, when timing is shaped, at the instant computed from
 /// the line rate, latency and jitter on the injected clock.

@@ -1,3 +1,4 @@
+import ThrumTransport
 /// What a faulty line does to the bytes going one way. Rates are probabilities (0…1); all the
 /// random choices come from the transport's seed, so a seed and a sequence of writes always give
 /// the same bytes out, and with an injected clock the same delivery times.

@@ -1,3 +1,4 @@
+import ThrumSimulator
 import ThrumModel
 import ThrumTimeline
 

@@ -1,3 +1,4 @@
+import ThrumTransport
 /// Wraps a transport and makes its line misbehave, reproducibly: drops, corruption, duplicates,
 /// garbage bursts, latency with jitter and a throttled line rate, each direction with its own
 /// ``FaultProfile``, every random choice drawn from `seed`, every delay measured on `clock`

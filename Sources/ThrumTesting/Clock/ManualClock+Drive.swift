@@ -1,3 +1,4 @@
+import ThrumTransport
 import Foundation
 
 extension ManualClock {
