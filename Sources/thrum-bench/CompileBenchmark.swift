@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTesting
 import ThrumModel
 import ThrumTimeline
 
@@ -74,22 +75,16 @@ enum CompileBench {
     }
 
     /// Median minified-AHAP / timeline size and the share of files smaller than `gzip -9` of the
-    /// minified AHAP, over `../shared/corpus/ahap` (skipped when absent).
+    /// minified AHAP, over the AHAP corpus (skipped when absent).
     static func compactness() throws -> [Metric] {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/corpus/ahap")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-            print("# compile: corpus \(folder.path) absent; compactness figures skipped")
-            return []
-        }
         var ratios: [Double] = []
         var smaller = 0
-        for name in names.sorted() where name.hasSuffix(".ahap") || name.hasSuffix(".json") {
-            let url = folder.appendingPathComponent(name)
+        for url in Repository.corpusFiles("ahap") where url.pathExtension == "ahap" || url.pathExtension == "json" {
             guard let pattern = try? PatternFile.load(contentsOf: url) else { continue }
             let size = try TimelineCompiler.compile(pattern).count
-            let minified = minifiedJSON(url)
+            let minified = Repository.minifiedJSON(url)
             ratios.append(Double(minified.count) / Double(size))
-            if let gzip = gzipSize(minified), size < gzip { smaller += 1 }
+            if let gzip = Repository.gzipSize(minified), size < gzip { smaller += 1 }
         }
         guard !ratios.isEmpty else { return [] }
         ratios.sort()
@@ -98,33 +93,6 @@ enum CompileBench {
             Metric(name: "compile.corpus_median_ahap_over_timeline", value: median, unit: "ratio", goal: .atLeast(25)),
             Metric(name: "compile.corpus_share_smaller_than_gzip9", value: Double(smaller) / Double(ratios.count), unit: "share", goal: .atLeast(0.95)),
         ]
-    }
-
-    static func minifiedJSON(_ url: URL) -> Data {
-        guard let data = try? Data(contentsOf: url) else { return Data() }
-        let cleaned = String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: #",(\s*[}\]])"#, with: "$1", options: .regularExpression)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(cleaned.utf8)),
-              let compact = try? JSONSerialization.data(withJSONObject: object) else { return data }
-        return compact
-    }
-
-    static func gzipSize(_ data: Data) -> Int? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-9", "-c", "-n"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do { try process.run() } catch { return nil }
-        let writer = Thread {
-            input.fileHandleForWriting.write(data)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? compressed.count : nil
     }
 
     static func seconds(_ work: () -> Void) -> Double {

@@ -5,24 +5,16 @@ import ThrumTesting
 
 /// `thrum-bench differential`: the reference firmware (in the board simulator) against the Swift
 /// reference renderer (SEMANTICS.md §10) over the examples, every corpus file (when
-/// ../shared/corpus is present) and seeded random patterns, at 1 kHz. The worst figures against
+/// the corpus is present) and seeded random patterns, at 1 kHz. The worst figures against
 /// the bound: 0.01 in value after a timing allowance of one tick.
 var differentialSuite: Suite { Suite(
     name: "differential",
     summary: "firmware (simulator trace) vs reference renderer: worst intensity, sharpness and timing error"
 ) {
-    let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     var files: [URL] = []
-    let examples = root.appendingPathComponent("Examples")
+    let examples = Repository.url("Examples")
     files += ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted().map { examples.appendingPathComponent($0) }
-    for folder in ["ahap", "haptic"] {
-        let url = root.appendingPathComponent("../shared/corpus/\(folder)").standardizedFileURL
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
-            print("# differential: corpus \(url.path) absent; examples and random patterns only")
-            continue
-        }
-        files += names.sorted().map { url.appendingPathComponent($0) }
-    }
+    files += Repository.corpusFiles("ahap", "haptic")
     var patterns: [(String, HapticPattern)] = files.compactMap { file in
         (try? PatternFile.load(contentsOf: file)).map { (file.lastPathComponent, $0) }
     }

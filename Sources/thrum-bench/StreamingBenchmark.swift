@@ -14,14 +14,9 @@ import ThrumTesting
 /// rendering of the whole pattern.
 var streamingSuite: Suite {
     Suite(name: "streaming", summary: "every corpus pattern streamed to a board with less memory than it needs, at 115,200 baud (virtual time)") {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/corpus")
-        var files: [URL] = []
-        for kind in ["ahap", "haptic"] {
-            let url = folder.appendingPathComponent(kind)
-            files += ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted().map { url.appendingPathComponent($0) }
-        }
+        let files = Repository.corpusFiles("ahap", "haptic")
         guard !files.isEmpty else {
-            print("# streaming: corpus \(folder.path) absent; skipped")
+            print("# streaming: no corpus at \(Repository.corpus.path); skipped")
             return []
         }
         let bench = StreamingBench(files: files)

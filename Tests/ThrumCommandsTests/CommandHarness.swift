@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ThrumTesting
 import Synchronization
 @testable import ThrumCommands
 
@@ -63,15 +64,7 @@ private final class Capture: Sendable {
     }
 }
 
-/// The package root, found from this file's path, so tests do not depend on the working directory.
-let packageRoot: URL = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-    }
-    fatalError("Package.swift not found above \(#filePath)")
-}()
+let packageRoot = Repository.root
 
 func example(_ name: String) -> String { packageRoot.appendingPathComponent("Examples/\(name)").path }
 

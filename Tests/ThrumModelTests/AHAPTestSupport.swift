@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTesting
 import Testing
 @testable import ThrumModel
 
@@ -24,27 +25,12 @@ extension PatternReadResult {
     var warningLocations: [String] { diagnostics.warnings.map { "\($0.location)" } }
 }
 
-/// The package root, found from this file's path (Tests/ThrumModelTests/<file>).
-func packageRoot(_ file: String = #filePath) -> URL {
-    URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-}
+/// Whether the corpus tests run (the corpus is there, or this is CI, where its absence fails them).
+let corpusIsAvailable = Repository.runsCorpusTests
 
-/// Whether ../shared/corpus exists next to the package; tests that need it are skipped otherwise.
-let corpusIsAvailable = FileManager.default.fileExists(
-    atPath: packageRoot().appendingPathComponent("../shared/corpus").standardizedFileURL.path)
-
-/// The shared corpus folder, or nil (with a one-line note) when this checkout has none.
+/// The corpus folder `name` (`ahap`, `haptic`); nil when the corpus is absent.
 func corpusFolder(_ name: String) -> URL? {
-    let folder = packageRoot().appendingPathComponent("../shared/corpus/\(name)").standardizedFileURL
-    guard FileManager.default.fileExists(atPath: folder.path) else {
-        print("skipping: no corpus at \(folder.path)")
-        return nil
-    }
-    return folder
+    Repository.hasCorpus ? Repository.corpus.appendingPathComponent(name) : nil
 }
 
-func corpusFiles(_ name: String) -> [URL] {
-    guard let folder = corpusFolder(name) else { return [] }
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0 != "PROVENANCE.tsv" }.sorted().map { folder.appendingPathComponent($0) }
-}
+func corpusFiles(_ name: String) -> [URL] { Repository.corpusFiles(name) }

@@ -3,7 +3,7 @@ import Testing
 @testable import ThrumModel
 
 /// Every real file in ../shared/corpus: full patterns load, fragments and invalid Lofelt files are rejected with the reason.
-@Suite(.enabled(if: corpusIsAvailable, "skipped: no ../shared/corpus next to the package"))
+@Suite(.enabled(if: corpusIsAvailable, "no corpus of real pattern files beside the checkout"))
 struct CorpusTests {
     /// The two AHAP fragments (a lone `Event`, a lone `EventParameters`), which are not patterns.
     static let ahapFragments: Set<String> = ["fuziki__HapticsBox__Event.ahap", "fuziki__HapticsBox__EventParameter.ahap"]

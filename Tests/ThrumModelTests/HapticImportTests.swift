@@ -108,7 +108,7 @@ import Testing
         #expect(pattern.parameterCurves.isEmpty)
     }
 
-    @Test(.enabled(if: corpusIsAvailable, "skipped: no ../shared/corpus next to the package"))
+    @Test(.enabled(if: corpusIsAvailable, "no corpus of real pattern files beside the checkout"))
     func longClipsStayOneEventAndOneCurvePerEnvelope() throws {
         guard let folder = corpusFolder("haptic") else { return }
         let pattern = try #require(PatternFile.read(contentsOf: folder.appendingPathComponent("Lofelt__NiceVibrations__long_clip.haptic")).pattern)
@@ -120,7 +120,7 @@ import Testing
 
 /// Thrum's import against Lofelt's own AHAP conversion of the same files (in the corpus): same events,
 /// and the same curve points once Lofelt's chunks (absolute times, repeated boundary points) are joined.
-@Suite(.enabled(if: corpusIsAvailable, "skipped: no ../shared/corpus next to the package"))
+@Suite(.enabled(if: corpusIsAvailable, "no corpus of real pattern files beside the checkout"))
 struct HapticImportAgainstLofeltConverter {
     @Test(arguments: [
         ("Lofelt__NiceVibrations__valid_v1.haptic", "Lofelt__NiceVibrations__ahap_from_valid_v1.ahap"),

@@ -19,7 +19,7 @@ import ThrumTesting
 
     /// Every corpus file, rendered over its first 8 s (long files would only repeat the same
     /// rules for minutes) at 1 kHz.
-    @Test(.enabled(if: Fixtures.corpusFiles() != nil, "needs ../shared/corpus beside the package"))
+    @Test(.enabled(if: Repository.runsCorpusTests, "no corpus of real pattern files beside the checkout"))
     func corpusMatchesTheReference() throws {
         let files = try #require(Fixtures.corpusFiles())
         var worst: [DifferentialReport] = []

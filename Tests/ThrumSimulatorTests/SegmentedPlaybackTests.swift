@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTesting
 import Synchronization
 import PropertyBased
 import Testing
@@ -62,7 +63,7 @@ import ThrumTimeline
 
     /// Every corpus pattern, cut as finely as it allows (the smallest budget that works, found by
     /// halving), over its first 30 s.
-    @Test(.enabled(if: Fixtures.corpusFiles() != nil, "needs ../shared/corpus beside the package"))
+    @Test(.enabled(if: Repository.runsCorpusTests, "no corpus of real pattern files beside the checkout"))
     func corpusPlaysTheSameInPieces() throws {
         var cut = 0, loaded = 0
         for file in try #require(Fixtures.corpusFiles()) {

@@ -73,15 +73,7 @@ struct FlashTests {
     }
 }
 
-/// The package root, found from this file's path.
-let packageRoot: URL = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-    }
-    fatalError("Package.swift not found above \(#filePath)")
-}()
+let packageRoot = Repository.root
 
 /// The `thrum` executable built beside the test bundle (`swift build --build-tests` builds it).
 let builtThrum = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thrum")

@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTesting
 @testable import ThrumWire
 
 /// Loads Protocol/vectors/wire/*.json and turns the JSON into the Swift values they describe.
@@ -18,7 +19,7 @@ struct WireVector: Sendable, CustomStringConvertible {
 
     var description: String { "\(file):\(id)" }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = Repository.root
     static let files = ["messages.json", "frames.json", "payloads.json"]
 
     static func load(_ file: String) throws -> [WireVector] {
