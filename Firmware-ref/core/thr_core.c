@@ -21,7 +21,7 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
     if (!hal || !config || !hal->now_us || config->tick_hz == 0u || config->tick_hz > 1000000u ||
         1000000u % config->tick_hz != 0u || config->channel_count == 0u ||
         config->channel_count > THR_MAX_CHANNELS || config->slot_count > THR_MAX_SLOTS)
-        return THR_BAD_ARGUMENT;
+        return THR_STATUS_BAD_ARGUMENT;
     core->hal = hal;
     core->config = config;
     core->memory = memory;
@@ -46,7 +46,7 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
     thr_link_init(core);
     thr_flash_init(core);
     if (core->flash.boot_slot != THR_SLOT_NONE) thr_slot_play(core, core->flash.boot_slot, 0, core->next_tick);
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 /* Keep-alive (DESIGN non-negotiable): output the host started fades to zero when the host has

@@ -1,7 +1,7 @@
 /* The frame codec (thr_frame.h): receiver (PROTOCOL.md §2.5) and encoder (§2.2-2.4). */
 #include "thr_bytes.h"
 #include "thr_frame.h"
-#include "thr_messages.h"
+#include "thr_wire.h"
 
 const char *thr_reason_name(unsigned reason)
 {

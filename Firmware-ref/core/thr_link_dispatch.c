@@ -96,7 +96,7 @@ static void slot_read(thr_core *core, uint16_t tag, uint8_t slot, uint32_t offse
     p[2] = (uint8_t)s;
     p[3] = slot;
     thr_put32(p + 4, offset);
-    thr_link_send_reliable(core, THR_MSG_SLOT_DATA, p, (uint16_t)(8u + (s == THR_OK ? length : 0u)));
+    thr_link_send_reliable(core, THR_MSG_SLOT_DATA, p, (uint16_t)(8u + (s == THR_STATUS_OK ? length : 0u)));
 }
 
 static void curve(thr_core *core, uint16_t tag, const uint8_t *a, uint32_t at)
@@ -113,7 +113,7 @@ static void curve(thr_core *core, uint16_t tag, const uint8_t *a, uint32_t at)
         times[i] = thr_get32(a + 9 + i * 6u);
         values[i] = (int32_t)(int16_t)thr_get16(a + 13 + i * 6u) * 2;   /* Q1.14 -> Q15 */
     }
-    s = slot == THR_CTL_NONE ? (a[3] < 11u ? THR_OK : THR_BAD_ARGUMENT)
+    s = slot == THR_CTL_NONE ? (a[3] < 11u ? THR_STATUS_OK : THR_STATUS_BAD_ARGUMENT)
                              : thr_player_curve(core, a[2], slot, at, count, times, values);
     reply_result(core, tag, (uint8_t)s);
 }
@@ -124,7 +124,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
 {
     const uint8_t *a = f->payload;
     uint16_t tag = (uint16_t)v[0];
-    thr_status s = THR_OK;
+    thr_status s = THR_STATUS_OK;
     uint8_t handle = 255;
     uint32_t at = 0;
     unsigned i;
@@ -164,7 +164,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     switch (f->type) {
     case THR_MSG_UPLOAD_BEGIN:
         s = thr_store_begin(core, v[1], v[2], &handle);
-        upload_status(core, tag, (uint8_t)s, s == THR_OK ? handle : 255u);
+        upload_status(core, tag, (uint8_t)s, s == THR_STATUS_OK ? handle : 255u);
         return;
     case THR_MSG_UPLOAD_CHUNK:
         s = thr_store_chunk(core, a[2], v[2], a + 7, (uint32_t)f->length - 7u);
@@ -182,7 +182,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     }
     case THR_MSG_PLAYER_START:
         s = thr_player_start(core, a[2], a[3], at, v[4]);
-        if (s == THR_OK) thr_player_at(core, a[2])->host_owned = 1;
+        if (s == THR_STATUS_OK) thr_player_at(core, a[2])->host_owned = 1;
         break;
     case THR_MSG_PLAYER_STOP: s = thr_player_stop(core, a[2], at); break;
     case THR_MSG_PLAYER_PAUSE: s = thr_player_pause(core, a[2], at); break;
@@ -196,7 +196,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     case THR_MSG_PLAYER_CANCEL: s = thr_player_cancel(core, a[2]); break;
     case THR_MSG_PLAYER_PARAM: {
         uint8_t slot = slot_of_wire_parameter(a[3]);
-        s = a[3] > 10u ? THR_BAD_ARGUMENT : slot == THR_CTL_NONE ? (a[2] < THR_MAX_PLAYERS ? THR_OK : THR_NO_SUCH_PLAYER)
+        s = a[3] > 10u ? THR_STATUS_BAD_ARGUMENT : slot == THR_CTL_NONE ? (a[2] < THR_MAX_PLAYERS ? THR_STATUS_OK : THR_STATUS_NO_SUCH_PLAYER)
             : thr_player_param(core, a[2], slot, (int32_t)v[3] * 2, at);
         break;
     }
@@ -211,7 +211,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         const thr_channel_config *cfg = c < core->config->channel_count ? &core->config->channels[c] : 0;
         uint16_t rated = (uint16_t)v[4], max = (uint16_t)v[5];
         if (!cfg || a[3] > 1u || max > cfg->max_mv || rated > max || max == 0u) {
-            s = THR_BAD_ARGUMENT;   /* never above the board's hardware limits */
+            s = THR_STATUS_BAD_ARGUMENT;   /* never above the board's hardware limits */
         } else {
             thr_actuator_state *st = &core->actuator[c];
             st->kind = a[3];
@@ -227,7 +227,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     case THR_MSG_SLOT_ERASE: s = thr_slot_erase(core, a[2]); break;
     case THR_MSG_SLOT_PLAY:
         s = thr_slot_play(core, a[2], a[3], at);
-        if (s == THR_OK) thr_player_at(core, a[3])->host_owned = 1;
+        if (s == THR_STATUS_OK) thr_player_at(core, a[3])->host_owned = 1;
         break;
     case THR_MSG_SLOT_BIND: s = thr_slot_bind(core, a[2], a[3], a[4]); break;
     default:

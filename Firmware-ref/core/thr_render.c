@@ -252,7 +252,7 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
 {
     thr_stream *st;
     unsigned i;
-    if (channel >= core->config->channel_count) return THR_BAD_ARGUMENT;
+    if (channel >= core->config->channel_count) return THR_STATUS_BAD_ARGUMENT;
     if (count > THR_STREAM_MAX) count = THR_STREAM_MAX;   /* INFO states the limit */
     st = &core->stream[channel];
     /* newest wins: whatever of the previous block has not played is replaced */
@@ -265,5 +265,5 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
         st->amp[i] = amp_sharp_pairs[2u * i];
         st->sharp[i] = amp_sharp_pairs[2u * i + 1u];
     }
-    return THR_OK;
+    return THR_STATUS_OK;
 }

@@ -15,18 +15,13 @@
 #include "thr_config.h"
 #include "thr_hal.h"
 #include "thr_timeline.h"
+#include "thr_wire.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Status codes: the wire's `status` enum (Protocol/messages.json). */
-typedef enum thr_status {
-    THR_OK = 0, THR_BAD_ARGUMENT = 1, THR_NO_SUCH_PLAYER = 2, THR_NO_SUCH_TIMELINE = 3, THR_NO_MEMORY = 4,
-    THR_HASH_MISMATCH = 5, THR_INCOMPLETE = 6, THR_BUSY = 7, THR_NO_SUCH_SLOT = 8, THR_FLASH_ERROR = 9,
-    THR_NOT_SUPPORTED = 10, THR_ENGINE_STOPPED = 11, THR_BAD_TIMELINE = 12, THR_UNKNOWN_MESSAGE = 13,
-    THR_MALFORMED = 14
-} thr_status;
+/* Status codes are the wire's `status` enum: thr_status, THR_STATUS_* (thr_wire.h, generated). */
 
 /* Rendered controls: timeline control codes 0-5 and 9-11 (pan, brightness, pitch have no lane). */
 enum {
@@ -284,7 +279,7 @@ typedef struct thr_core {
 } thr_core;
 
 /* Initialises everything; `memory` holds the loaded timelines. Plays the boot slot if one is bound.
- * Returns THR_BAD_ARGUMENT for an unusable configuration. */
+ * Returns THR_STATUS_BAD_ARGUMENT for an unusable configuration. */
 thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config,
                          uint8_t *memory, uint32_t memory_size);
 /* Interrupt context: one received byte. */
