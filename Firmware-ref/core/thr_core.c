@@ -74,11 +74,11 @@ static void keepalive(thr_core *core, uint32_t t)
     }
     if (!core->link.session || limit == 0u || core->fading) return;
     if ((int32_t)(t - core->link.last_rx_at) > (int32_t)limit && host_output_active(core)) {
-        uint8_t payload[6];
-        payload[0] = THR_FAULT_KEEPALIVE_LAPSED;
-        payload[1] = 255;    /* whole board */
-        thr_put32(payload + 2, t);
-        thr_notify(core, THR_MSG_FAULT, payload, 6);
+        uint8_t payload[THR_FAULT_SIZE];
+        thr_put_fault_fault(payload, THR_FAULT_KEEPALIVE_LAPSED);
+        thr_put_fault_channel(payload, 255);   /* the whole board */
+        thr_put_fault_at_time(payload, t);
+        thr_notify(core, THR_MSG_FAULT, payload, THR_FAULT_SIZE);
         thr_engine_fade_out(core, THR_STOP_REASON_KEEPALIVE_LAPSED);
     }
 }

@@ -90,25 +90,27 @@ int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t le
 
 void thr_link_report(thr_core *core)
 {
-    uint8_t p, waiting = 0, payload[6];
+    uint8_t p, waiting = 0;
     if (core->stopped_reason) {
-        payload[0] = (uint8_t)(core->stopped_reason - 1u);
-        thr_put32(payload + 1, core->stopped_at);
+        uint8_t payload[THR_ENGINE_STOPPED_SIZE];
+        thr_put_engine_stopped_reason(payload, (thr_stop_reason)(core->stopped_reason - 1u));
+        thr_put_engine_stopped_at_time(payload, core->stopped_at);
         core->stopped_reason = 0;
-        thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
+        thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, THR_ENGINE_STOPPED_SIZE);
     }
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
+        uint8_t payload[THR_PLAYER_FINISHED_SIZE];
         if (!pl->finished_handle) continue;
         if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) {
             waiting = 1;   /* tried again after the next tick */
             continue;
         }
-        payload[0] = p;
-        payload[1] = (uint8_t)(pl->finished_handle - 1u);
-        thr_put32(payload + 2, pl->finished_at);
+        thr_put_player_finished_player(payload, p);
+        thr_put_player_finished_handle(payload, (uint8_t)(pl->finished_handle - 1u));
+        thr_put_player_finished_at_time(payload, pl->finished_at);
         pl->finished_handle = 0;
-        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6);   /* there is room: never refused */
+        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, THR_PLAYER_FINISHED_SIZE);   /* there is room: never refused */
     }
     core->reports = waiting;
 }

@@ -10,7 +10,9 @@
 
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 {
-    static const uint8_t slots[12] = { 0, 1, 2, 3, 4, 5, THR_CTL_NONE, THR_CTL_NONE, THR_CTL_NONE, 6, 7, 8 };
+    static const uint8_t slots[12] = { THR_CTL_INTENSITY, THR_CTL_SHARPNESS, THR_CTL_ATTACK, THR_CTL_DECAY,
+                                       THR_CTL_RELEASE, THR_CTL_VOLUME, THR_CTL_NONE, THR_CTL_NONE, THR_CTL_NONE,
+                                       THR_CTL_AUDIO_ATTACK, THR_CTL_AUDIO_DECAY, THR_CTL_AUDIO_RELEASE };
     return code < 12u ? slots[code] : (uint8_t)THR_CTL_NONE;
 }
 

@@ -78,7 +78,7 @@ def write_value(field, enums):
 def store(kind, where, value):
     if SIZE[kind] == 1:
         return "%s = (uint8_t)%s;" % (where, value)
-    cast = {"i16": "(uint32_t)(uint16_t)", "i32": "(uint32_t)", "u16": "", "u32": ""}[kind]
+    cast = {"i16": "(uint16_t)", "i32": "(uint32_t)", "u16": "", "u32": ""}[kind]
     return "thr_put%d(%s, %s%s);" % (SIZE[kind] * 8, where, cast, value)
 
 
@@ -105,6 +105,10 @@ def message_section(message, enums):
         return lines
     if last_segment is None:
         lines.append("#define %s %du" % (const(name, "SIZE"), last_at))
+    elif all(f["type"] != "bytes" for f in message["fields"]):
+        longest = sum(SIZE[f["type"]] if f["type"] in SIZE else
+                      1 + f["max"] * (1 if f["type"] == "str" else item_layout(f["item"])[1]) for f in message["fields"])
+        lines.append("#define %s %du   /* every string and list at its max */" % (const(name, "MAX_SIZE"), longest))
     for index, (field, segment, at) in enumerate(fields):
         fname, kind = field["name"], field["type"]
         where = " from the end of %s" % segment if segment else ""
@@ -129,26 +133,30 @@ def message_section(message, enums):
     for field, segment, at in fields:
         fname, kind = field["name"], field["type"]
         if received:
-            if kind in SIZE:
+            if kind in SIZE and SIZE[kind] == 1:
+                assert segment is None, "%s: a received field after a string or list" % name
+                lines.append("THR_ACCESSOR uint8_t thr_get_%s(const uint8_t *p) { return p[%s]; }"
+                             % (c_name(name, fname), const(name, fname, "AT")))
+            elif kind in SIZE:
                 cast = "" if kind == "u32" else "(%s)" % READ_TYPE[kind]
-                lines.append("static inline %s thr_get_%s(const uint32_t *v) { return %sv[%s]; }"
+                lines.append("THR_ACCESSOR %s thr_get_%s(const uint32_t *v) { return %sv[%s]; }"
                              % (READ_TYPE[kind], c_name(name, fname), cast, const(name, fname, "FIELD")))
             elif kind == "bytes":
-                lines.append("static inline const uint8_t *thr_get_%s(const uint8_t *p) { return p + %s; }"
+                lines.append("THR_ACCESSOR const uint8_t *thr_get_%s(const uint8_t *p) { return p + %s; }"
                              % (c_name(name, fname), const(name, fname, "AT")))
             elif kind == "str":
-                lines.append("static inline uint8_t thr_get_%s_length(const uint8_t *p) { return p[%s]; }"
+                lines.append("THR_ACCESSOR uint8_t thr_get_%s_length(const uint8_t *p) { return p[%s]; }"
                              % (c_name(name, fname), const(name, fname, "AT")))
-                lines.append("static inline const uint8_t *thr_get_%s_text(const uint8_t *p) { return p + %s; }"
+                lines.append("THR_ACCESSOR const uint8_t *thr_get_%s_text(const uint8_t *p) { return p + %s; }"
                              % (c_name(name, fname), const(name, fname, "TEXT_AT")))
             else:
-                lines.append("static inline uint8_t thr_get_%s_count(const uint8_t *p) { return p[%s]; }"
+                lines.append("THR_ACCESSOR uint8_t thr_get_%s_count(const uint8_t *p) { return p[%s]; }"
                              % (c_name(name, fname), const(name, fname, "AT")))
-                lines.append("static inline const uint8_t *thr_get_%s_item(const uint8_t *p, unsigned i) "
+                lines.append("THR_ACCESSOR const uint8_t *thr_get_%s_item(const uint8_t *p, unsigned i) "
                              "{ return p + %s + i * %s; }" % (c_name(name, fname), const(name, fname, "ITEMS_AT"),
                                                               const(name, fname, "ITEM_SIZE")))
                 for item, item_at in item_layout(field["item"])[0]:
-                    lines.append("static inline %s thr_get_%s(const uint8_t *item) { return %s; }"
+                    lines.append("THR_ACCESSOR %s thr_get_%s(const uint8_t *item) { return %s; }"
                                  % (READ_TYPE[item["type"]], c_name(name, fname, item["name"]),
                                     load(item["type"], "item[%s]" % const(name, fname, item["name"], "AT")
                                          if SIZE[item["type"]] == 1 else
@@ -157,30 +165,30 @@ def message_section(message, enums):
             at_name = const(name, fname, "AT")
             if kind in SIZE:
                 target = "p[%s]" % at_name if SIZE[kind] == 1 else "p + %s" % at_name
-                lines.append("static inline void thr_put_%s(uint8_t *p, %s x) { %s }"
+                lines.append("THR_ACCESSOR void thr_put_%s(uint8_t *p, %s x) { %s }"
                              % (c_name(name, fname), write_value(field, enums), store(kind, target, "x")))
             elif kind == "bytes":
-                lines.append("static inline uint8_t *thr_put_%s(uint8_t *p) { return p + %s; }"
+                lines.append("THR_ACCESSOR uint8_t *thr_put_%s(uint8_t *p) { return p + %s; }"
                              % (c_name(name, fname), at_name))
             elif kind == "str":
-                lines.append("static inline uint8_t *thr_put_%s_text(uint8_t *p) { return p + %s; }"
+                lines.append("THR_ACCESSOR uint8_t *thr_put_%s_text(uint8_t *p) { return p + %s; }"
                              % (c_name(name, fname), const(name, fname, "TEXT_AT")))
                 lines.append("/* writes the length of the text already written; returns the end of the text */")
-                lines.append("static inline uint8_t *thr_put_%s_length(uint8_t *p, uint8_t n) "
+                lines.append("THR_ACCESSOR uint8_t *thr_put_%s_length(uint8_t *p, uint8_t n) "
                              "{ p[%s] = n; return p + %s + n; }" % (c_name(name, fname), at_name,
                                                                   const(name, fname, "TEXT_AT")))
             else:
                 lines.append("/* writes the item count; returns the end of the items */")
-                lines.append("static inline uint8_t *thr_put_%s_count(uint8_t *p, uint8_t n) "
+                lines.append("THR_ACCESSOR uint8_t *thr_put_%s_count(uint8_t *p, uint8_t n) "
                              "{ p[%s] = n; return p + %s + n * %s; }"
                              % (c_name(name, fname), at_name, const(name, fname, "ITEMS_AT"),
                                 const(name, fname, "ITEM_SIZE")))
-                lines.append("static inline uint8_t *thr_put_%s_item(uint8_t *p, unsigned i) { return p + %s + i * %s; }"
+                lines.append("THR_ACCESSOR uint8_t *thr_put_%s_item(uint8_t *p, unsigned i) { return p + %s + i * %s; }"
                              % (c_name(name, fname), const(name, fname, "ITEMS_AT"), const(name, fname, "ITEM_SIZE")))
                 for item, item_at in item_layout(field["item"])[0]:
                     item_at_name = const(name, fname, item["name"], "AT")
                     target = "item[%s]" % item_at_name if SIZE[item["type"]] == 1 else "item + %s" % item_at_name
-                    lines.append("static inline void thr_put_%s(uint8_t *item, %s x) { %s }"
+                    lines.append("THR_ACCESSOR void thr_put_%s(uint8_t *item, %s x) { %s }"
                                  % (c_name(name, fname, item["name"]), write_value(item, enums),
                                     store(item["type"], target, "x")))
     return lines
@@ -216,10 +224,12 @@ def messages_header(spec):
     lines = ["/* Generated by tools/gen_messages.py from Protocol/messages.json. Do not edit. */",
              "/* Message layouts: schema tables for the payload checker (thr_message.c), and per message its",
              "   field offsets (_AT, from the payload's start unless noted), sizes and typed accessors:",
-             "   thr_get_<message>_<field>(v) reads a received message's field from the values the checker",
-             "   decoded (thr_msg_decode: v[_FIELD]; enum fields raw, not yet checked against the enum), list",
-             "   items and bytes from the payload; thr_put_<message>_<field>(p, x) writes a field of a message",
-             "   the board sends. */",
+             "   thr_get_<message>_<field> reads a field of a received message: a byte (u8, bool) from the",
+             "   payload p, a wider field from the values the checker decoded (thr_msg_decode: v[_FIELD], i16",
+             "   sign-extended), which is one word load instead of assembling bytes; lists and bytes from the",
+             "   payload. Enum fields are read raw, not yet checked against their enum. The compiler rejects",
+             "   p where v is meant and the reverse. thr_put_<message>_<field>(p, x) writes a field of a",
+             "   message the board sends. */",
              "#ifndef THR_MESSAGES_H", "#define THR_MESSAGES_H", "#include <stdint.h>", "",
              '#include "thr_bytes.h"', '#include "thr_wire.h"', ""]
     for title, symbol, accepted in (("Messages the board accepts", "thr_msg_schema", RECEIVED),
@@ -241,15 +251,14 @@ def messages_header(spec):
     timed = [m for m in tagged if any(f["name"] == "at_time" for f in m["fields"])]
     lines += ["/* A command's tag is its first field (u16): the reply and LATE carry it. */",
               "#define THR_TAG_FIELD 0u",
-              "static inline uint16_t thr_get_tag(const uint32_t *v) { return (uint16_t)v[THR_TAG_FIELD]; }", "",
-              "#ifdef THR_MESSAGES_TIMED",
+              "THR_ACCESSOR uint16_t thr_get_tag(const uint32_t *v) { return (uint16_t)v[THR_TAG_FIELD]; }"]
+    for message in spec["messages"]:
+        lines += message_section(message, enums)
+    lines += ["", "#ifdef THR_MESSAGES_TIMED",
               "/* The commands with a tag and an at_time: id, decoded value index of at_time. */",
               "static const uint8_t thr_msg_timed[][2] = {"]
     lines += ["    { THR_MSG_%s, %s }," % (m["name"], const(m["name"], "at_time", "FIELD")) for m in timed]
-    lines += ["};", "#endif"]
-    for message in spec["messages"]:
-        lines += message_section(message, enums)
-    lines += ["", "#endif", ""]
+    lines += ["};", "#endif", "", "#endif", ""]
     return lines
 
 
@@ -257,7 +266,7 @@ def check_unique(lines):
     """Every generated name once (a message and field could spell another's)."""
     seen = set()
     for line in lines:
-        match = re.match(r"(?:#define (THR_\w+)|static inline [\w ]+?\*?(thr_\w+)\()", line)
+        match = re.match(r"(?:#define (THR_\w+)|THR_ACCESSOR [\w ]+?\*?(thr_\w+)\()", line)
         if match:
             symbol = match.group(1) or match.group(2)
             assert symbol not in seen, "generated twice: " + symbol
