@@ -42,16 +42,17 @@ THR_NOINLINE static void send_frame(thr_core *core, uint8_t *plain, uint8_t chan
 
 void thr_link_send_control(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
 {
-    uint8_t frame[8u + 200u + 4u];
+    uint8_t frame[THR_FRAME_HEADER + 200u + THR_FRAME_CRC];
     if (length > 200u) return;
-    send_frame(core, frame, 0, 0, type, payload, length);
+    send_frame(core, frame, THR_CHANNEL_CONTROL, 0, type, payload, length);
 }
 
 void thr_link_transmit(thr_core *core, thr_tx_entry *e)
 {
     e->sent_at = core->now;
     if (e->transmissions < 255u) e->transmissions++;
-    send_frame(core, e->frame, 1, e->frame[4], e->frame[7], e->frame + 8, e->length);
+    send_frame(core, e->frame, THR_CHANNEL_RELIABLE, e->frame[THR_FRAME_SEQ_AT], e->frame[THR_FRAME_TYPE_AT],
+               e->frame + THR_FRAME_HEADER, e->length);
 }
 
 int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
@@ -65,8 +66,8 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
     e = &core->buffers.tx[l->tx_count++];
     e->length = length;
     e->transmissions = 0;
-    e->frame[7] = type;
-    if (length) thr_copy(e->frame + 8, payload, length);
+    e->frame[THR_FRAME_TYPE_AT] = type;
+    if (length) thr_copy(e->frame + THR_FRAME_HEADER, payload, length);
     return 1;
 }
 
@@ -75,7 +76,7 @@ void thr_link_flush(thr_core *core)
     thr_link *l = &core->link;
     while (l->session && l->tx_sent < l->tx_count && l->tx_sent < l->peer_window) {
         thr_tx_entry *e = &core->buffers.tx[l->tx_sent++];
-        e->frame[4] = l->next_seq++;
+        e->frame[THR_FRAME_SEQ_AT] = l->next_seq++;
         thr_link_transmit(core, e);
     }
     if (l->session && (l->ack_pending || l->nak_pending || (l->advertised == 0u && thr_link_window(core) > 0u)))
