@@ -40,7 +40,7 @@ int main(int argc, char **argv)
     hal.actuator_write = actuator_write;
     config.tick_hz = 1000;
     config.channel_count = 1;
-    config.channels[0].kind = THR_ACTUATOR_LRA;
+    config.channels[0].kind = THR_ACTUATOR_KIND_LRA;
     config.channels[0].resonant_dhz = 1700;
     config.channels[0].rated_mv = 2000;
     config.channels[0].max_mv = 3000;
@@ -64,8 +64,8 @@ int main(int argc, char **argv)
     crc = thr_crc32_update(thr_crc32_update(0, tl, 4), tl + 8, n - 8u);
     tl[4] = (uint8_t)crc; tl[5] = (uint8_t)(crc >> 8); tl[6] = (uint8_t)(crc >> 16); tl[7] = (uint8_t)(crc >> 24);
 
-    if (thr_core_init(&core, &hal, &config, memory, sizeof memory) != THR_OK) return 1;
-    if (thr_store_load(&core, tl, n, &handle) != THR_OK) { fprintf(stderr, "bad bench timeline\n"); return 1; }
+    if (thr_core_init(&core, &hal, &config, memory, sizeof memory) != THR_STATUS_OK) return 1;
+    if (thr_store_load(&core, tl, n, &handle) != THR_STATUS_OK) { fprintf(stderr, "bad bench timeline\n"); return 1; }
     thr_player_start(&core, 0, handle, 0, 0);
     for (i = 0; i < 100u; i++) thr_core_tick(&core);   /* warm up: every event has started */
     if (core.active_count != events) { fprintf(stderr, "%u events active, expected %u\n", core.active_count, events); return 1; }

@@ -118,7 +118,7 @@ void stub_board_init(stub_board *board)
     board->config.serial = "0001";
     board->config.tick_hz = 1000;
     board->config.channel_count = 1;
-    board->config.channels[0].kind = THR_ACTUATOR_LRA;
+    board->config.channels[0].kind = THR_ACTUATOR_KIND_LRA;
     board->config.channels[0].resonant_dhz = 1700;
     board->config.channels[0].rated_mv = 2000;
     board->config.channels[0].max_mv = 3000;

@@ -18,7 +18,7 @@ void thr_actuator_init(thr_core *core)
     for (c = 0; c < core->config->channel_count; c++) {
         const thr_channel_config *cfg = &core->config->channels[c];
         thr_actuator_state *st = &core->actuator[c];
-        uint32_t edge_us = cfg->kind == THR_ACTUATOR_ERM ? 10000u : 3000u;
+        uint32_t edge_us = cfg->kind == THR_ACTUATOR_KIND_ERM ? 10000u : 3000u;
         uint32_t ticks = (edge_us + core->tick_us / 2u) / core->tick_us;
         st->kind = cfg->kind;
         st->resonant_dhz = cfg->resonant_dhz;
@@ -54,7 +54,7 @@ void thr_actuator_map(thr_actuator_state *st, uint16_t level_q15, uint16_t tone_
     } else {
         *drive_q14 = (int16_t)steady;
     }
-    if (st->kind == THR_ACTUATOR_ERM) {
+    if (st->kind == THR_ACTUATOR_KIND_ERM) {
         *frequency_dhz = 0;
     } else {
         /* resonance x (0.9 + 0.2 x sharpness) */

@@ -21,7 +21,7 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
     if (!hal || !config || !hal->now_us || config->tick_hz == 0u || config->tick_hz > 1000000u ||
         1000000u % config->tick_hz != 0u || config->channel_count == 0u ||
         config->channel_count > THR_MAX_CHANNELS || config->slot_count > THR_MAX_SLOTS)
-        return THR_BAD_ARGUMENT;
+        return THR_STATUS_BAD_ARGUMENT;
     core->hal = hal;
     core->config = config;
     core->memory = memory;
@@ -46,7 +46,7 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
     thr_link_init(core);
     thr_flash_init(core);
     if (core->flash.boot_slot != THR_SLOT_NONE) thr_slot_play(core, core->flash.boot_slot, 0, core->next_tick);
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 /* Keep-alive (DESIGN non-negotiable): output the host started fades to zero when the host has
@@ -74,11 +74,11 @@ static void keepalive(thr_core *core, uint32_t t)
     }
     if (!core->link.session || limit == 0u || core->fading) return;
     if ((int32_t)(t - core->link.last_rx_at) > (int32_t)limit && host_output_active(core)) {
-        uint8_t payload[6];
-        payload[0] = THR_FAULT_KEEPALIVE_LAPSED;
-        payload[1] = 255;    /* whole board */
-        thr_put32(payload + 2, t);
-        thr_notify(core, THR_MSG_FAULT, payload, 6);
+        uint8_t payload[THR_FAULT_SIZE];
+        thr_put_fault_fault(payload, THR_FAULT_KEEPALIVE_LAPSED);
+        thr_put_fault_channel(payload, 255);   /* the whole board */
+        thr_put_fault_at_time(payload, t);
+        thr_notify(core, THR_MSG_FAULT, payload, THR_FAULT_SIZE);
         thr_engine_fade_out(core, THR_STOP_REASON_KEEPALIVE_LAPSED);
     }
 }

@@ -2,7 +2,7 @@
  * Above the players and the renderer's streams; what happened is left for the link to report. */
 #include "thr_internal.h"
 
-THR_NOINLINE void thr_engine_fade_out(thr_core *core, uint8_t reason)
+THR_NOINLINE void thr_engine_fade_out(thr_core *core, thr_stop_reason reason)
 {
     if (core->fading) return;
     core->fading = (uint8_t)(reason + 1u);
@@ -12,13 +12,13 @@ THR_NOINLINE void thr_engine_fade_out(thr_core *core, uint8_t reason)
 void thr_engine_fade_step(thr_core *core, uint32_t t)
 {
     if (t - core->fade_start >= (uint32_t)core->config->fade_ms * 1000u) {
-        uint8_t reason = (uint8_t)(core->fading - 1u);
+        thr_stop_reason reason = (thr_stop_reason)(core->fading - 1u);
         core->fading = 0;
         thr_engine_stop(core, reason);
     }
 }
 
-void thr_engine_stop(thr_core *core, uint8_t reason)
+void thr_engine_stop(thr_core *core, thr_stop_reason reason)
 {
     uint8_t p;
     for (p = 0; p < THR_MAX_PLAYERS; p++) thr_player_cancel(core, p);

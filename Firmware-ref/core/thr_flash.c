@@ -128,10 +128,10 @@ static thr_status save_meta(thr_core *core)
     h.seq = fs->meta_seq + 1u;
     h.size = META_SIZE;
     h.crc = thr_crc32c_update(0, meta, META_SIZE);
-    if (!write_bank(core, meta_address(core, bank), sector(core), &h, meta)) return THR_FLASH_ERROR;
+    if (!write_bank(core, meta_address(core, bank), sector(core), &h, meta)) return THR_STATUS_FLASH_ERROR;
     fs->meta_seq = h.seq;
     fs->meta_bank = (uint8_t)bank;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 void thr_flash_init(thr_core *core)
@@ -173,8 +173,8 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     thr_slot_state *st;
     bank_header h;
     unsigned bank;
-    if (!fs->ready || slot >= core->config->slot_count) return THR_NO_SUCH_SLOT;
-    if (size > core->config->slot_size) return THR_NO_MEMORY;
+    if (!fs->ready || slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
+    if (size > core->config->slot_size) return THR_STATUS_NO_MEMORY;
     st = &fs->slot[slot];
     bank = st->bank ^ 1u;
     h.kind = kind;
@@ -182,33 +182,33 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     h.seq = st->seq + 1u;
     h.size = size;
     h.crc = size ? thr_crc32c_update(0, bytes, size) : 0u;
-    if (!write_bank(core, slot_address(core, slot, bank), fs->bank_size, &h, bytes)) return THR_FLASH_ERROR;
+    if (!write_bank(core, slot_address(core, slot, bank), fs->bank_size, &h, bytes)) return THR_STATUS_FLASH_ERROR;
     st->seq = h.seq;
     st->bank = (uint8_t)bank;
     st->used = kind == KIND_DATA;
     st->size = size;
     st->hash = h.crc;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_slot_store_bytes(thr_core *core, const uint8_t *bytes, uint32_t size, uint8_t slot)
 {
     thr_tl_info info;
-    if (thr_tl_validate(bytes, size, &info).error != THR_TL_OK) return THR_BAD_TIMELINE;
+    if (thr_tl_validate(bytes, size, &info).error != THR_TL_OK) return THR_STATUS_BAD_TIMELINE;
     return slot_write(core, slot, KIND_DATA, bytes, size);
 }
 
 thr_status thr_slot_store(thr_core *core, uint8_t handle, uint8_t slot)
 {
-    if (handle >= THR_MAX_TIMELINES || core->timeline[handle].state != THR_TL_READY) return THR_NO_SUCH_TIMELINE;
+    if (handle >= THR_MAX_TIMELINES || core->timeline[handle].state != THR_TL_READY) return THR_STATUS_NO_SUCH_TIMELINE;
     return slot_write(core, slot, KIND_DATA, thr_timeline_bytes(core, handle), core->timeline[handle].size);
 }
 
 thr_status thr_slot_erase(thr_core *core, uint8_t slot)
 {
     thr_status s;
-    if (!core->flash.ready || slot >= core->config->slot_count) return THR_NO_SUCH_SLOT;
-    if (!core->flash.slot[slot].used) return THR_OK;
+    if (!core->flash.ready || slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
+    if (!core->flash.slot[slot].used) return THR_STATUS_OK;
     s = slot_write(core, slot, KIND_TOMBSTONE, 0, 0);
     return s;
 }
@@ -216,12 +216,12 @@ thr_status thr_slot_erase(thr_core *core, uint8_t slot)
 thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t *out, uint32_t *length)
 {
     const thr_slot_state *st = used_slot(core, slot);
-    if (!st) return THR_NO_SUCH_SLOT;
-    if (offset > st->size) return THR_BAD_ARGUMENT;
+    if (!st) return THR_STATUS_NO_SUCH_SLOT;
+    if (offset > st->size) return THR_STATUS_BAD_ARGUMENT;
     if (*length > st->size - offset) *length = st->size - offset;
     if (*length && !flash_read(core, slot_address(core, slot, st->bank) + HEADER_SIZE + offset, out, *length))
-        return THR_FLASH_ERROR;
-    return THR_OK;
+        return THR_STATUS_FLASH_ERROR;
+    return THR_STATUS_OK;
 }
 
 int thr_slot_used(const thr_core *core, uint8_t slot) { return used_slot(core, slot) != 0; }
@@ -232,16 +232,16 @@ thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
     uint32_t address, done = 0;
     uint8_t chunk[COPY_CHUNK];
     thr_status s;
-    if (!st) return THR_NO_SUCH_SLOT;
+    if (!st) return THR_STATUS_NO_SUCH_SLOT;
     address = slot_address(core, slot, st->bank) + HEADER_SIZE;
     /* the slot's hash is the upload hash (CRC-32C): commit checks the copy against it */
     s = thr_store_begin(core, st->size, st->hash, handle);
-    if (s != THR_OK || core->timeline[*handle].state != THR_TL_UPLOADING) return s;
+    if (s != THR_STATUS_OK || core->timeline[*handle].state != THR_TL_UPLOADING) return s;
     while (done < st->size) {
         uint32_t n = st->size - done < COPY_CHUNK ? st->size - done : COPY_CHUNK;
-        if (!flash_read(core, address + done, chunk, n)) return THR_FLASH_ERROR;
+        if (!flash_read(core, address + done, chunk, n)) return THR_STATUS_FLASH_ERROR;
         s = thr_store_chunk(core, *handle, done, chunk, n);
-        if (s != THR_OK) return s;
+        if (s != THR_STATUS_OK) return s;
         done += n;
     }
     return thr_store_commit(core, *handle, 0);
@@ -250,14 +250,14 @@ thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
 thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input)
 {
     thr_flash_store *fs = &core->flash;
-    if (!fs->ready) return THR_NOT_SUPPORTED;
-    if (slot != THR_SLOT_NONE && slot >= core->config->slot_count) return THR_NO_SUCH_SLOT;
-    if (trigger == 0u) {
+    if (!fs->ready) return THR_STATUS_NOT_SUPPORTED;
+    if (slot != THR_SLOT_NONE && slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
+    if (trigger == THR_SLOT_TRIGGER_BOOT) {
         fs->boot_slot = slot;
-    } else if (trigger == 1u && input < sizeof fs->trigger_slot && input < core->config->trigger_inputs) {
+    } else if (trigger == THR_SLOT_TRIGGER_INPUT && input < sizeof fs->trigger_slot && input < core->config->trigger_inputs) {
         fs->trigger_slot[input] = slot;
     } else {
-        return THR_BAD_ARGUMENT;
+        return THR_STATUS_BAD_ARGUMENT;
     }
     return save_meta(core);
 }

@@ -1,7 +1,7 @@
 /* The frame codec (thr_frame.h): receiver (PROTOCOL.md §2.5) and encoder (§2.2-2.4). */
 #include "thr_bytes.h"
 #include "thr_frame.h"
-#include "thr_messages.h"
+#include "thr_wire.h"
 
 const char *thr_reason_name(unsigned reason)
 {
@@ -74,12 +74,12 @@ int thr_frame_rx_byte(thr_frame_rx *rx, uint8_t byte, thr_frame *frame)
     if ((b[1] & 3u) == 3u) return -THR_RX_BAD_CHANNEL;
     frame->channel = b[1] & 3u;
     frame->nak = (uint8_t)((b[1] >> 2) & 1u);
-    frame->epoch = (uint16_t)thr_get16(b + 2);
-    frame->seq = b[4];
-    frame->ack = b[5];
-    frame->window = b[6];
-    frame->type = b[7];
-    frame->payload = b + 8;
+    frame->epoch = (uint16_t)thr_get16(b + THR_FRAME_EPOCH_AT);
+    frame->seq = b[THR_FRAME_SEQ_AT];
+    frame->ack = b[THR_FRAME_ACK_AT];
+    frame->window = b[THR_FRAME_WINDOW_AT];
+    frame->type = b[THR_FRAME_TYPE_AT];
+    frame->payload = b + THR_FRAME_HEADER;
     frame->length = (uint16_t)(n - 12);
     return 1;
 }
@@ -104,15 +104,15 @@ void thr_frame_emit(const uint8_t *frame, uint32_t n, thr_frame_put put, void *c
 
 void thr_frame_write(const thr_frame *f, uint8_t *plain, thr_frame_put put, void *ctx)
 {
-    uint32_t n = 8u + f->length;
-    plain[0] = THR_FRAME_FORMAT;
-    plain[1] = (uint8_t)(f->channel | f->nak << 2);
-    thr_put16(plain + 2, f->epoch);
-    plain[4] = f->seq;
-    plain[5] = f->ack;
-    plain[6] = f->window;
-    plain[7] = f->type;
-    if (f->payload != plain + 8) thr_copy(plain + 8, f->payload, f->length);
+    uint32_t n = THR_FRAME_HEADER + f->length;
+    plain[THR_FRAME_VERSION_AT] = THR_FRAME_FORMAT;
+    plain[THR_FRAME_FLAGS_AT] = (uint8_t)(f->channel | f->nak << 2);
+    thr_put16(plain + THR_FRAME_EPOCH_AT, f->epoch);
+    plain[THR_FRAME_SEQ_AT] = f->seq;
+    plain[THR_FRAME_ACK_AT] = f->ack;
+    plain[THR_FRAME_WINDOW_AT] = f->window;
+    plain[THR_FRAME_TYPE_AT] = f->type;
+    if (f->payload != plain + THR_FRAME_HEADER) thr_copy(plain + THR_FRAME_HEADER, f->payload, f->length);
     thr_put32(plain + n, thr_crc32c_update(0, plain, n));
-    thr_frame_emit(plain, n + 4u, put, ctx);
+    thr_frame_emit(plain, n + THR_FRAME_CRC, put, ctx);
 }

@@ -1,6 +1,7 @@
 /* The commands (PROTOCOL.md §5): each accepted host-to-board message calls the store, the flash
  * slots, the players, the streams or the engine, and is answered with one reply carrying its tag
  * (§5.2); a command whose time had passed runs at once and LATE follows the reply. */
+#define THR_MESSAGES_TIMED
 #include "thr_flash.h"
 #include "thr_link.h"
 #include "thr_messages.h"
@@ -18,222 +19,246 @@ static uint32_t at_time(thr_core *core, uint32_t at)
     return at;
 }
 
-static void reply_result(thr_core *core, uint16_t tag, uint8_t status)
+static void reply_result(thr_core *core, uint16_t tag, thr_status status)
 {
-    uint8_t p[3];
-    thr_put16(p, tag);
-    p[2] = status;
-    thr_link_send_reliable(core, THR_MSG_RESULT, p, 3);
+    uint8_t p[THR_RESULT_SIZE];
+    thr_put_result_tag(p, tag);
+    thr_put_result_status(p, status);
+    thr_link_send_reliable(core, THR_MSG_RESULT, p, THR_RESULT_SIZE);
 }
 
+/* The rendered control of a wire parameter: the wire numbers the controls as the core's slots up to
+ * the audio volume, then pan and pitch (no lane: THR_CTL_NONE), then the audio attack, decay and
+ * release (thr_core.h). THR_CTL_NONE for a number beyond the enum too. */
 static uint8_t slot_of_wire_parameter(uint8_t parameter)
 {
-    /* wire enum: 0-5 as the timeline; 6 pan, 7 pitch, 8-10 audio attack/decay/release, while the
-     * timeline has 6 pan, 7 brightness, 8 pitch, 9-11: from 7 on, the timeline code is one more */
-    return parameter < 11u ? thr_ctl_slot_of_timeline_code((uint8_t)(parameter + (parameter >= 7u))) : THR_CTL_NONE;
+    if (parameter <= THR_PARAMETER_AUDIO_VOLUME_CONTROL) return parameter;
+    if (parameter < THR_PARAMETER_AUDIO_ATTACK_TIME_CONTROL || parameter >= THR_PARAMETER_COUNT) return THR_CTL_NONE;
+    return (uint8_t)(parameter - (THR_PARAMETER_AUDIO_ATTACK_TIME_CONTROL - THR_CTL_AUDIO_ATTACK));
 }
 
-static void upload_status(thr_core *core, uint16_t tag, uint8_t status, uint8_t handle)
+static void upload_status(thr_core *core, uint16_t tag, thr_status status, uint8_t handle)
 {
-    uint8_t p[8];
-    thr_put16(p, tag);
-    p[2] = status;
-    p[3] = handle;
-    thr_put32(p + 4, handle < THR_MAX_TIMELINES ? core->timeline[handle].received : 0u);
-    thr_link_send_reliable(core, THR_MSG_UPLOAD_STATUS, p, 8);
+    uint8_t p[THR_UPLOAD_STATUS_SIZE];
+    thr_put_upload_status_tag(p, tag);
+    thr_put_upload_status_status(p, status);
+    thr_put_upload_status_handle(p, handle);
+    thr_put_upload_status_next_offset(p, handle < THR_MAX_TIMELINES ? core->timeline[handle].received : 0u);
+    thr_link_send_reliable(core, THR_MSG_UPLOAD_STATUS, p, THR_UPLOAD_STATUS_SIZE);
 }
 
-static void trace_or_calibration(thr_core *core, const thr_frame *f, uint16_t tag, const uint32_t *v)
+/* TRACE_READ: no trace buffer on this board (the simulator reads samples through the HAL's trace
+ * hook), so TRACE_DATA says not_supported and carries no samples. */
+static void trace_read(thr_core *core, const uint8_t *a, const uint32_t *v)
 {
-    const uint8_t *a = f->payload;
-    uint8_t p[12];
-    uint8_t channel = a[2];
-    thr_put16(p, tag);
-    p[3] = channel;
-    if (f->type == THR_MSG_TRACE_READ) {
-        /* no trace buffer on this board: the simulator reads samples through the HAL's trace hook */
-        p[2] = THR_STATUS_NOT_SUPPORTED;
-        thr_put32(p + 4, v[2]);   /* start */
-        thr_put16(p + 8, core->tick_us > 0xFFFFu ? 0xFFFFu : core->tick_us);
-        thr_link_send_reliable(core, THR_MSG_TRACE_DATA, p, 10);
-    } else {
-        int ok = channel < core->config->channel_count;
-        p[2] = ok ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT;
-        thr_put16(p + 4, ok ? core->actuator[channel].resonant_dhz : 0u);
-        thr_put32(p + 6, 0);
-        thr_link_send_reliable(core, THR_MSG_CALIBRATION_RESULT, p, 10);
-    }
+    uint8_t p[THR_TRACE_DATA_SAMPLES_AT];
+    thr_put_trace_data_tag(p, thr_get_trace_read_tag(v));
+    thr_put_trace_data_status(p, THR_STATUS_NOT_SUPPORTED);
+    thr_put_trace_data_channel(p, thr_get_trace_read_channel(a));
+    thr_put_trace_data_from_time(p, thr_get_trace_read_from_time(v));
+    thr_put_trace_data_tick(p, core->tick_us > 0xFFFFu ? 0xFFFFu : (uint16_t)core->tick_us);
+    thr_link_send_reliable(core, THR_MSG_TRACE_DATA, p, THR_TRACE_DATA_SAMPLES_AT);
+}
+
+/* ACTUATOR_CALIBRATE: not supported; the result states the configured resonance. */
+static void calibrate(thr_core *core, const uint8_t *a, const uint32_t *v)
+{
+    uint8_t p[THR_CALIBRATION_RESULT_SIZE];
+    uint8_t channel = thr_get_actuator_calibrate_channel(a);
+    int ok = channel < core->config->channel_count;
+    thr_put_calibration_result_tag(p, thr_get_actuator_calibrate_tag(v));
+    thr_put_calibration_result_status(p, ok ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT);
+    thr_put_calibration_result_channel(p, channel);
+    thr_put_calibration_result_resonant_dhz(p, ok ? core->actuator[channel].resonant_dhz : 0u);
+    thr_put_calibration_result_impedance_mohm(p, 0);
+    thr_link_send_reliable(core, THR_MSG_CALIBRATION_RESULT, p, THR_CALIBRATION_RESULT_SIZE);
 }
 
 static void slot_list(thr_core *core, uint16_t tag)
 {
-    uint8_t p[5 + THR_MAX_SLOTS * 10u];
+    uint8_t p[THR_SLOT_LIST_REPLY_SLOTS_ITEMS_AT + THR_MAX_SLOTS * THR_SLOT_LIST_REPLY_SLOTS_ITEM_SIZE];
     uint8_t i, n = core->flash.ready ? core->config->slot_count : 0u;
-    thr_put16(p, tag);
-    p[2] = core->flash.ready ? THR_STATUS_OK : THR_STATUS_NOT_SUPPORTED;
-    p[3] = core->flash.boot_slot;
-    p[4] = n;
+    thr_put_slot_list_reply_tag(p, tag);
+    thr_put_slot_list_reply_status(p, core->flash.ready ? THR_STATUS_OK : THR_STATUS_NOT_SUPPORTED);
+    thr_put_slot_list_reply_boot_slot(p, core->flash.boot_slot);
     for (i = 0; i < n; i++) {
         const thr_slot_state *s = &core->flash.slot[i];
-        uint8_t *q = p + 5 + i * 10u;
-        q[0] = i;
-        q[1] = s->used;
-        thr_put32(q + 2, s->used ? s->size : 0u);
-        thr_put32(q + 6, s->used ? s->hash : 0u);
+        uint8_t *item = thr_put_slot_list_reply_slots_item(p, i);
+        thr_put_slot_list_reply_slots_slot(item, i);
+        thr_put_slot_list_reply_slots_used(item, s->used);
+        thr_put_slot_list_reply_slots_size(item, s->used ? s->size : 0u);
+        thr_put_slot_list_reply_slots_hash(item, s->used ? s->hash : 0u);
     }
-    thr_link_send_reliable(core, THR_MSG_SLOT_LIST_REPLY, p, (uint16_t)(5u + n * 10u));
+    thr_link_send_reliable(core, THR_MSG_SLOT_LIST_REPLY, p, (uint16_t)(thr_put_slot_list_reply_slots_count(p, n) - p));
 }
 
-static void slot_read(thr_core *core, uint16_t tag, uint8_t slot, uint32_t offset, uint32_t length)
+static void slot_read(thr_core *core, const uint8_t *a, const uint32_t *v)
 {
-    uint8_t p[8 + THR_TX_PAYLOAD];
-    uint32_t room = THR_TX_PAYLOAD - 8u;
+    uint8_t p[THR_SLOT_DATA_DATA_AT + THR_TX_PAYLOAD];
+    uint8_t slot = thr_get_slot_read_slot(a);
+    uint32_t offset = thr_get_slot_read_offset(v), length = thr_get_slot_read_length(v);
+    uint32_t room = THR_TX_PAYLOAD - THR_SLOT_DATA_DATA_AT;
     thr_status s;
     if (length > room) length = room;
-    if (length > core->link.host_max_payload - 8u) length = core->link.host_max_payload - 8u;
-    s = thr_slot_read(core, slot, offset, p + 8, &length);
-    thr_put16(p, tag);
-    p[2] = (uint8_t)s;
-    p[3] = slot;
-    thr_put32(p + 4, offset);
-    thr_link_send_reliable(core, THR_MSG_SLOT_DATA, p, (uint16_t)(8u + (s == THR_OK ? length : 0u)));
+    if (length > core->link.host_max_payload - THR_SLOT_DATA_DATA_AT) length = core->link.host_max_payload - THR_SLOT_DATA_DATA_AT;
+    s = thr_slot_read(core, slot, offset, thr_put_slot_data_data(p), &length);
+    thr_put_slot_data_tag(p, thr_get_slot_read_tag(v));
+    thr_put_slot_data_status(p, s);
+    thr_put_slot_data_slot(p, slot);
+    thr_put_slot_data_offset(p, offset);
+    thr_link_send_reliable(core, THR_MSG_SLOT_DATA, p, (uint16_t)(THR_SLOT_DATA_DATA_AT + (s == THR_STATUS_OK ? length : 0u)));
 }
 
-static void curve(thr_core *core, uint16_t tag, const uint8_t *a, uint32_t at)
+static void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t at)
 {
     uint32_t times[THR_RT_CURVE_POINTS];
     int32_t values[THR_RT_CURVE_POINTS];
-    uint8_t count = a[8], i, slot = slot_of_wire_parameter(a[3]);
+    uint8_t count = thr_get_player_curve_points_count(a), i, parameter = thr_get_player_curve_parameter(a);
+    uint8_t slot = slot_of_wire_parameter(parameter);
     thr_status s;
     if (count > THR_RT_CURVE_POINTS) {
-        reply_result(core, tag, THR_STATUS_BAD_ARGUMENT);
+        reply_result(core, thr_get_player_curve_tag(v), THR_STATUS_BAD_ARGUMENT);
         return;
     }
     for (i = 0; i < count; i++) {
-        times[i] = thr_get32(a + 9 + i * 6u);
-        values[i] = (int32_t)(int16_t)thr_get16(a + 13 + i * 6u) * 2;   /* Q1.14 -> Q15 */
+        const uint8_t *point = thr_get_player_curve_points_item(a, i);
+        times[i] = thr_get_player_curve_points_time(point);
+        values[i] = thr_get_player_curve_points_value(point) * 2;   /* Q1.14 -> Q15 */
     }
-    s = slot == THR_CTL_NONE ? (a[3] < 11u ? THR_OK : THR_BAD_ARGUMENT)
-                             : thr_player_curve(core, a[2], slot, at, count, times, values);
-    reply_result(core, tag, (uint8_t)s);
+    s = slot == THR_CTL_NONE ? (parameter < THR_PARAMETER_COUNT ? THR_STATUS_OK : THR_STATUS_BAD_ARGUMENT)
+                             : thr_player_curve(core, thr_get_player_curve_player(a), slot, at, count, times, values);
+    reply_result(core, thr_get_player_curve_tag(v), s);
 }
 
-/* Executes one checked host-to-board message; v holds its decoded fields (thr_msg_decode): u16 and
- * u32 fields are read from there, single bytes straight from the payload. */
+/* Executes one checked host-to-board message: its fields read through the generated accessors
+ * (thr_messages.h), bytes from the payload `a`, wider fields from v, the values thr_msg_decode
+ * decoded. */
 static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
 {
     const uint8_t *a = f->payload;
-    uint16_t tag = (uint16_t)v[0];
-    thr_status s = THR_OK;
+    uint16_t tag = thr_get_tag(v);
+    thr_status s = THR_STATUS_OK;
     uint8_t handle = 255;
     uint32_t at = 0;
     unsigned i;
-    /* the commands with an at_time, and which field it is */
-    static const uint8_t timed[][2] = {
-        { THR_MSG_PLAYER_START, 3 }, { THR_MSG_PLAYER_STOP, 2 }, { THR_MSG_PLAYER_PAUSE, 2 },
-        { THR_MSG_PLAYER_RESUME, 2 }, { THR_MSG_PLAYER_SEEK, 3 }, { THR_MSG_PLAYER_PARAM, 4 },
-        { THR_MSG_PLAYER_CURVE, 3 }, { THR_MSG_SLOT_PLAY, 3 }
-    };
-    for (i = 0; i < sizeof timed / sizeof timed[0]; i++) {
-        if (timed[i][0] == f->type) at = at_time(core, v[timed[i][1]]);
+    for (i = 0; i < sizeof thr_msg_timed / sizeof thr_msg_timed[0]; i++) {
+        if (thr_msg_timed[i][0] == f->type) at = at_time(core, v[thr_msg_timed[i][1]]);
     }
     /* the control and realtime messages first: the switch below then spans ids 16-69 only, which
      * keeps its jump table short (ACK and the host's ERROR, never answered, fall to its default) */
     if (f->type == THR_MSG_PING) {
-        uint8_t p[14];
-        thr_copy(p, a, 6);   /* id, host_time */
-        thr_put32(p + 6, core->now);
-        thr_put32(p + 10, core->hal->now_us(core->hal->ctx));
-        thr_link_send_control(core, THR_MSG_PONG, p, 14);
+        uint8_t p[THR_PONG_SIZE];
+        thr_put_pong_id(p, thr_get_ping_id(v));
+        thr_put_pong_host_time(p, thr_get_ping_host_time(v));
+        thr_put_pong_rx_time(p, core->now);
+        thr_put_pong_tx_time(p, core->hal->now_us(core->hal->ctx));
+        thr_link_send_control(core, THR_MSG_PONG, p, THR_PONG_SIZE);
         return;
     }
     if (f->type == THR_MSG_STREAM_SAMPLES) {
-        thr_stream_samples(core, a[0], v[1], (uint16_t)v[2], a[7], a + 8);
+        thr_stream_samples(core, thr_get_stream_samples_channel(a), thr_get_stream_samples_at_time(v),
+                           thr_get_stream_samples_interval(v), thr_get_stream_samples_samples_count(a),
+                           thr_get_stream_samples_samples_item(a, 0));
         return;
     }
     if (f->type == THR_MSG_RT_PARAM) {
-        uint8_t slot = slot_of_wire_parameter(a[1]);
+        uint8_t slot = slot_of_wire_parameter(thr_get_rt_param_parameter(a));
         if (slot != THR_CTL_NONE)
-            thr_player_param(core, a[0], slot, (int32_t)v[2] * 2, core->now);
+            thr_player_param(core, thr_get_rt_param_player(a), slot, thr_get_rt_param_value(v) * 2, core->now);
         return;
     }
-    if (f->type == THR_MSG_ACTUATOR_CALIBRATE || f->type == THR_MSG_TRACE_READ) {
-        trace_or_calibration(core, f, tag, v);
+    if (f->type == THR_MSG_TRACE_READ) {
+        trace_read(core, a, v);
+        return;
+    }
+    if (f->type == THR_MSG_ACTUATOR_CALIBRATE) {
+        calibrate(core, a, v);
         return;
     }
     switch (f->type) {
     case THR_MSG_UPLOAD_BEGIN:
-        s = thr_store_begin(core, v[1], v[2], &handle);
-        upload_status(core, tag, (uint8_t)s, s == THR_OK ? handle : 255u);
+        s = thr_store_begin(core, thr_get_upload_begin_size(v), thr_get_upload_begin_hash(v), &handle);
+        upload_status(core, tag, s, s == THR_STATUS_OK ? handle : 255u);
         return;
     case THR_MSG_UPLOAD_CHUNK:
-        s = thr_store_chunk(core, a[2], v[2], a + 7, (uint32_t)f->length - 7u);
-        upload_status(core, tag, (uint8_t)s, a[2]);
+        handle = thr_get_upload_chunk_handle(a);
+        s = thr_store_chunk(core, handle, thr_get_upload_chunk_offset(v), thr_get_upload_chunk_data(a),
+                            (uint32_t)f->length - THR_UPLOAD_CHUNK_DATA_AT);
+        upload_status(core, tag, s, handle);
         return;
-    case THR_MSG_UPLOAD_COMMIT: s = thr_store_commit(core, a[2], 0); break;
+    case THR_MSG_UPLOAD_COMMIT: s = thr_store_commit(core, thr_get_upload_commit_handle(a), 0); break;
     case THR_MSG_TIMELINE_FREE: {
         uint8_t p;
+        handle = thr_get_timeline_free_handle(a);
         for (p = 0; p < THR_MAX_PLAYERS; p++) {
             const thr_player *pl = thr_player_at(core, p);
-            if (pl->state != THR_PLAYER_IDLE && pl->handle == a[2]) thr_player_cancel(core, p);
+            if (pl->state != THR_PLAYER_IDLE && pl->handle == handle) thr_player_cancel(core, p);
         }
-        s = thr_store_free(core, a[2]);
+        s = thr_store_free(core, handle);
         break;
     }
     case THR_MSG_PLAYER_START:
-        s = thr_player_start(core, a[2], a[3], at, v[4]);
-        if (s == THR_OK) thr_player_at(core, a[2])->host_owned = 1;
+        s = thr_player_start(core, thr_get_player_start_player(a), thr_get_player_start_handle(a), at,
+                             thr_get_player_start_position(v));
+        if (s == THR_STATUS_OK) thr_player_at(core, thr_get_player_start_player(a))->host_owned = 1;
         break;
-    case THR_MSG_PLAYER_STOP: s = thr_player_stop(core, a[2], at); break;
-    case THR_MSG_PLAYER_PAUSE: s = thr_player_pause(core, a[2], at); break;
-    case THR_MSG_PLAYER_RESUME: s = thr_player_resume(core, a[2], at); break;
+    case THR_MSG_PLAYER_STOP: s = thr_player_stop(core, thr_get_player_stop_player(a), at); break;
+    case THR_MSG_PLAYER_PAUSE: s = thr_player_pause(core, thr_get_player_pause_player(a), at); break;
+    case THR_MSG_PLAYER_RESUME: s = thr_player_resume(core, thr_get_player_resume_player(a), at); break;
     case THR_MSG_PLAYER_SEEK:
-        s = thr_player_seek(core, a[2], v[2], at);
+        s = thr_player_seek(core, thr_get_player_seek_player(a), thr_get_player_seek_position(v), at);
         break;
-    case THR_MSG_PLAYER_LOOP: s = thr_player_loop(core, a[2], a[3], v[3]); break;
-    case THR_MSG_PLAYER_RATE: s = thr_player_rate(core, a[2], (uint16_t)v[2]); break;
-    case THR_MSG_PLAYER_MUTE: s = thr_player_mute(core, a[2], a[3]); break;
-    case THR_MSG_PLAYER_CANCEL: s = thr_player_cancel(core, a[2]); break;
+    case THR_MSG_PLAYER_LOOP:
+        s = thr_player_loop(core, thr_get_player_loop_player(a), thr_get_player_loop_enabled(a),
+                            thr_get_player_loop_loop_end(v));
+        break;
+    case THR_MSG_PLAYER_RATE: s = thr_player_rate(core, thr_get_player_rate_player(a), thr_get_player_rate_rate_q8(v)); break;
+    case THR_MSG_PLAYER_MUTE: s = thr_player_mute(core, thr_get_player_mute_player(a), thr_get_player_mute_muted(a)); break;
+    case THR_MSG_PLAYER_CANCEL: s = thr_player_cancel(core, thr_get_player_cancel_player(a)); break;
     case THR_MSG_PLAYER_PARAM: {
-        uint8_t slot = slot_of_wire_parameter(a[3]);
-        s = a[3] > 10u ? THR_BAD_ARGUMENT : slot == THR_CTL_NONE ? (a[2] < THR_MAX_PLAYERS ? THR_OK : THR_NO_SUCH_PLAYER)
-            : thr_player_param(core, a[2], slot, (int32_t)v[3] * 2, at);
+        uint8_t player = thr_get_player_param_player(a), parameter = thr_get_player_param_parameter(a);
+        uint8_t slot = slot_of_wire_parameter(parameter);
+        s = parameter >= THR_PARAMETER_COUNT ? THR_STATUS_BAD_ARGUMENT
+            : slot == THR_CTL_NONE ? (player < THR_MAX_PLAYERS ? THR_STATUS_OK : THR_STATUS_NO_SUCH_PLAYER)
+            : thr_player_param(core, player, slot, thr_get_player_param_value(v) * 2, at);
         break;
     }
-    case THR_MSG_PLAYER_CURVE: curve(core, tag, a, at); return;
+    case THR_MSG_PLAYER_CURVE: curve(core, a, v, at); return;
     case THR_MSG_ENGINE_START:
         core->engine_running = 1;
         core->fading = 0;
         break;
     case THR_MSG_ENGINE_STOP: thr_engine_fade_out(core, THR_STOP_REASON_HOST_REQUEST); break;
     case THR_MSG_ACTUATOR_CONFIG: {
-        uint8_t c = a[2];
+        uint8_t c = thr_get_actuator_config_channel(a), kind = thr_get_actuator_config_kind(a);
         const thr_channel_config *cfg = c < core->config->channel_count ? &core->config->channels[c] : 0;
-        uint16_t rated = (uint16_t)v[4], max = (uint16_t)v[5];
-        if (!cfg || a[3] > 1u || max > cfg->max_mv || rated > max || max == 0u) {
-            s = THR_BAD_ARGUMENT;   /* never above the board's hardware limits */
+        uint16_t rated = thr_get_actuator_config_rated_mv(v), max = thr_get_actuator_config_max_mv(v);
+        if (!cfg || kind >= THR_ACTUATOR_KIND_COUNT || max > cfg->max_mv || rated > max || max == 0u) {
+            s = THR_STATUS_BAD_ARGUMENT;   /* never above the board's hardware limits */
         } else {
             thr_actuator_state *st = &core->actuator[c];
-            st->kind = a[3];
-            st->resonant_dhz = (uint16_t)v[3];
+            st->kind = kind;
+            st->resonant_dhz = thr_get_actuator_config_resonant_dhz(v);
             st->rated_mv = rated;
             st->max_mv = max;
         }
         break;
     }
-    case THR_MSG_SLOT_STORE: s = thr_slot_store(core, a[2], a[3]); break;
+    case THR_MSG_SLOT_STORE: s = thr_slot_store(core, thr_get_slot_store_handle(a), thr_get_slot_store_slot(a)); break;
     case THR_MSG_SLOT_LIST: slot_list(core, tag); return;
-    case THR_MSG_SLOT_READ: slot_read(core, tag, a[2], v[2], v[3]); return;
-    case THR_MSG_SLOT_ERASE: s = thr_slot_erase(core, a[2]); break;
+    case THR_MSG_SLOT_READ: slot_read(core, a, v); return;
+    case THR_MSG_SLOT_ERASE: s = thr_slot_erase(core, thr_get_slot_erase_slot(a)); break;
     case THR_MSG_SLOT_PLAY:
-        s = thr_slot_play(core, a[2], a[3], at);
-        if (s == THR_OK) thr_player_at(core, a[3])->host_owned = 1;
+        s = thr_slot_play(core, thr_get_slot_play_slot(a), thr_get_slot_play_player(a), at);
+        if (s == THR_STATUS_OK) thr_player_at(core, thr_get_slot_play_player(a))->host_owned = 1;
         break;
-    case THR_MSG_SLOT_BIND: s = thr_slot_bind(core, a[2], a[3], a[4]); break;
+    case THR_MSG_SLOT_BIND:
+        s = thr_slot_bind(core, thr_get_slot_bind_slot(a), thr_get_slot_bind_trigger(a), thr_get_slot_bind_input(a));
+        break;
     default:
         return;
     }
-    reply_result(core, tag, (uint8_t)s);
+    reply_result(core, tag, s);
 }
 
 void thr_link_dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
@@ -242,11 +267,10 @@ void thr_link_dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     l->late_pending = 0;
     dispatch(core, f, v);
     if (l->late_pending) {
-        uint8_t p[7];
-        p[0] = f->payload[0];   /* the command's tag */
-        p[1] = f->payload[1];
-        p[2] = f->type;
-        thr_put32(p + 3, l->late_by);
-        thr_notify(core, THR_MSG_LATE, p, 7);
+        uint8_t p[THR_LATE_SIZE];
+        thr_put_late_tag(p, thr_get_tag(v));   /* the command's */
+        thr_put_late_ref_type(p, f->type);
+        thr_put_late_late_by(p, l->late_by);
+        thr_notify(core, THR_MSG_LATE, p, THR_LATE_SIZE);
     }
 }

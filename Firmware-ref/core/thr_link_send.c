@@ -42,16 +42,17 @@ THR_NOINLINE static void send_frame(thr_core *core, uint8_t *plain, uint8_t chan
 
 void thr_link_send_control(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
 {
-    uint8_t frame[8u + 200u + 4u];
+    uint8_t frame[THR_FRAME_HEADER + 200u + THR_FRAME_CRC];
     if (length > 200u) return;
-    send_frame(core, frame, 0, 0, type, payload, length);
+    send_frame(core, frame, THR_CHANNEL_CONTROL, 0, type, payload, length);
 }
 
 void thr_link_transmit(thr_core *core, thr_tx_entry *e)
 {
     e->sent_at = core->now;
     if (e->transmissions < 255u) e->transmissions++;
-    send_frame(core, e->frame, 1, e->frame[4], e->frame[7], e->frame + 8, e->length);
+    send_frame(core, e->frame, THR_CHANNEL_RELIABLE, e->frame[THR_FRAME_SEQ_AT], e->frame[THR_FRAME_TYPE_AT],
+               e->frame + THR_FRAME_HEADER, e->length);
 }
 
 int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
@@ -65,8 +66,8 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
     e = &core->buffers.tx[l->tx_count++];
     e->length = length;
     e->transmissions = 0;
-    e->frame[7] = type;
-    if (length) thr_copy(e->frame + 8, payload, length);
+    e->frame[THR_FRAME_TYPE_AT] = type;
+    if (length) thr_copy(e->frame + THR_FRAME_HEADER, payload, length);
     return 1;
 }
 
@@ -75,7 +76,7 @@ void thr_link_flush(thr_core *core)
     thr_link *l = &core->link;
     while (l->session && l->tx_sent < l->tx_count && l->tx_sent < l->peer_window) {
         thr_tx_entry *e = &core->buffers.tx[l->tx_sent++];
-        e->frame[4] = l->next_seq++;
+        e->frame[THR_FRAME_SEQ_AT] = l->next_seq++;
         thr_link_transmit(core, e);
     }
     if (l->session && (l->ack_pending || l->nak_pending || (l->advertised == 0u && thr_link_window(core) > 0u)))
@@ -90,25 +91,27 @@ int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t le
 
 void thr_link_report(thr_core *core)
 {
-    uint8_t p, waiting = 0, payload[6];
+    uint8_t p, waiting = 0;
     if (core->stopped_reason) {
-        payload[0] = (uint8_t)(core->stopped_reason - 1u);
-        thr_put32(payload + 1, core->stopped_at);
+        uint8_t payload[THR_ENGINE_STOPPED_SIZE];
+        thr_put_engine_stopped_reason(payload, (thr_stop_reason)(core->stopped_reason - 1u));
+        thr_put_engine_stopped_at_time(payload, core->stopped_at);
         core->stopped_reason = 0;
-        thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, 5);
+        thr_notify(core, THR_MSG_ENGINE_STOPPED, payload, THR_ENGINE_STOPPED_SIZE);
     }
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
+        uint8_t payload[THR_PLAYER_FINISHED_SIZE];
         if (!pl->finished_handle) continue;
         if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) {
             waiting = 1;   /* tried again after the next tick */
             continue;
         }
-        payload[0] = p;
-        payload[1] = (uint8_t)(pl->finished_handle - 1u);
-        thr_put32(payload + 2, pl->finished_at);
+        thr_put_player_finished_player(payload, p);
+        thr_put_player_finished_handle(payload, (uint8_t)(pl->finished_handle - 1u));
+        thr_put_player_finished_at_time(payload, pl->finished_at);
         pl->finished_handle = 0;
-        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, 6);   /* there is room: never refused */
+        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, THR_PLAYER_FINISHED_SIZE);   /* there is room: never refused */
     }
     core->reports = waiting;
 }

@@ -23,56 +23,69 @@ void thr_core_rx_byte(thr_core *core, uint8_t byte)
 
 /* ---------------- handshake ---------------- */
 
+/* Copies at most `max` bytes of a NUL-terminated text (NULL: none); returns how many. */
+static uint8_t put_text(uint8_t *text, const char *s, uint8_t max)
+{
+    uint8_t k = 0;
+    while (s && s[k] && k < max) { text[k] = (uint8_t)s[k]; k++; }
+    return k;
+}
+
 static void send_info(thr_core *core, uint32_t nonce)
 {
     const thr_board_config *c = core->config;
-    uint8_t payload[200], *p;
+    uint8_t payload[THR_INFO_MAX_SIZE], *p = payload;
     unsigned i;
-    uint32_t slots = core->flash.ready ? c->slot_count : 0u;
-    const char *texts[3];
-    texts[0] = c->firmware ? c->firmware : "";
-    texts[1] = c->board ? c->board : "";
-    texts[2] = c->serial ? c->serial : "";
-    p = thr_put_le(payload, nonce, 4);
-    p = thr_put_le(p, THR_WIRE_MAJOR | THR_WIRE_MINOR << 8, 2);
-    for (i = 0; i < 3u; i++) {
-        uint8_t k = 0;
-        while (texts[i][k] && k < 32u) { p[1u + k] = (uint8_t)texts[i][k]; k++; }
-        p = thr_put_le(p, k, 1) + k;
-    }
-    p = thr_put_le(p, THR_MAX_PAYLOAD, 2);
-    p = thr_put_le(p, thr_link_window(core), 1);
-    p = thr_put_le(p, c->tick_hz, 4);
-    p = thr_put_le(p, core->memory_size, 4);
-    p = thr_put_le(p, THR_MAX_TIMELINES | THR_MAX_PLAYERS << 8 | THR_RT_CURVE_POINTS << 16 | slots << 24, 4);
-    p = thr_put_le(p, core->flash.ready ? c->slot_size : 0u, 4);
-    p = thr_put_le(p, c->trigger_inputs | (uint32_t)c->audio_output << 8, 2);
-    p = thr_put_le(p, THR_AUDIO_SAMPLES ? c->audio_rate_hz : 0u, 4);   /* 0: plays no samples */
-    p = thr_put_le(p, c->keepalive_ms, 2);
-    p = thr_put_le(p, THR_STREAM_MAX | (uint32_t)c->channel_count << 8, 2);
+    uint8_t slots = core->flash.ready ? c->slot_count : 0u;
+    thr_put_info_nonce(p, nonce);
+    thr_put_info_major(p, THR_WIRE_MAJOR);
+    thr_put_info_minor(p, THR_WIRE_MINOR);
+    /* each string starts where the one before ends */
+    p = thr_put_info_firmware_length(p, put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
+    p = thr_put_info_board_length(p, put_text(thr_put_info_board_text(p), c->board, THR_INFO_BOARD_MAX));
+    p = thr_put_info_serial_length(p, put_text(thr_put_info_serial_text(p), c->serial, THR_INFO_SERIAL_MAX));
+    /* p: the end of the serial string, where the fields after it count from */
+    thr_put_info_max_payload(p, THR_MAX_PAYLOAD);
+    thr_put_info_window(p, thr_link_window(core));
+    thr_put_info_tick_hz(p, c->tick_hz);
+    thr_put_info_timeline_memory(p, core->memory_size);
+    thr_put_info_max_timelines(p, THR_MAX_TIMELINES);
+    thr_put_info_players(p, THR_MAX_PLAYERS);
+    thr_put_info_max_curve_points(p, THR_RT_CURVE_POINTS);
+    thr_put_info_flash_slots(p, slots);
+    thr_put_info_flash_slot_size(p, core->flash.ready ? c->slot_size : 0u);
+    thr_put_info_trigger_inputs(p, c->trigger_inputs);
+    thr_put_info_audio(p, (thr_audio_output)c->audio_output);
+    thr_put_info_audio_rate_hz(p, THR_AUDIO_SAMPLES ? c->audio_rate_hz : 0u);   /* 0: plays no samples */
+    thr_put_info_keepalive_ms(p, c->keepalive_ms);
+    thr_put_info_stream_max_samples(p, THR_STREAM_MAX);
     for (i = 0; i < c->channel_count; i++) {
         const thr_actuator_state *a = &core->actuator[i];
-        p = thr_put_le(p, a->kind, 1);
-        p = thr_put_le(p, a->resonant_dhz | (uint32_t)a->rated_mv << 16, 4);
-        p = thr_put_le(p, a->max_mv, 2);
+        uint8_t *item = thr_put_info_channels_item(p, i);
+        thr_put_info_channels_kind(item, (thr_actuator_kind)a->kind);
+        thr_put_info_channels_resonant_dhz(item, a->resonant_dhz);
+        thr_put_info_channels_rated_mv(item, a->rated_mv);
+        thr_put_info_channels_max_mv(item, a->max_mv);
     }
+    p = thr_put_info_channels_count(p, c->channel_count);
     thr_link_send_control(core, THR_MSG_INFO, payload, (uint16_t)(p - payload));
 }
 
-/* v: the decoded HELLO (major, minor, max_payload, window, nonce). */
-static void handle_hello(thr_core *core, const uint32_t *v)
+/* a: the HELLO's payload, v its decoded fields. */
+static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
 {
     thr_link *l = &core->link;
-    uint32_t nonce = v[4];
+    uint32_t nonce = thr_get_hello_nonce(v);
     if (!l->session || nonce != l->nonce) {
-        uint32_t max_payload = v[2];
+        uint16_t max_payload = thr_get_hello_max_payload(v);
+        uint8_t window = thr_get_hello_window(a);
         l->epoch = (uint16_t)(l->epoch + 1u == 0x10000u ? 1u : l->epoch + 1u);
         if (l->epoch == 0u) l->epoch = 1;
         l->nonce = nonce;
         l->session = 1;
-        l->compatible = v[0] == THR_WIRE_MAJOR;
+        l->compatible = thr_get_hello_major(a) == THR_WIRE_MAJOR;
         l->host_max_payload = (uint16_t)(max_payload < 256u ? 256u : max_payload > 1024u ? 1024u : max_payload);
-        l->peer_window = (uint8_t)(v[3] < 1u ? 1u : v[3] > 127u ? 127u : v[3]);
+        l->peer_window = (uint8_t)(window < 1u ? 1u : window > 127u ? 127u : window);
         l->next_seq = 1;
         l->tx_count = l->tx_sent = 0;
         l->last_accepted = 0;
@@ -90,29 +103,29 @@ static void handle_hello(thr_core *core, const uint32_t *v)
 
 /* ---------------- frame handling ---------------- */
 
-static void reply_error(thr_core *core, const thr_frame *f, uint8_t status, unsigned reason, uint8_t field,
+static void reply_error(thr_core *core, const thr_frame *f, thr_status status, unsigned reason, uint8_t field,
                         uint16_t offset)
 {
     /* detail: "<reason> field <n> at byte <offset>" */
-    uint8_t p[4 + 64];
+    uint8_t p[THR_ERROR_DETAIL_TEXT_AT + THR_ERROR_DETAIL_MAX], *text = thr_put_error_detail_text(p);
     const char *name = thr_reason_name(reason);
     uint8_t n = 0;
     char digits[12];
     unsigned value, d;
-    while (name[n] && n < 40u) { p[4 + n] = (uint8_t)name[n]; n++; }
-    thr_copy(p + 4 + n, " field ", 7); n = (uint8_t)(n + 7u);
-    p[4 + n++] = (uint8_t)('0' + field % 10u);
-    thr_copy(p + 4 + n, " at byte ", 9); n = (uint8_t)(n + 9u);
+    while (name[n] && n < 40u) { text[n] = (uint8_t)name[n]; n++; }
+    thr_copy(text + n, " field ", 7); n = (uint8_t)(n + 7u);
+    text[n++] = (uint8_t)('0' + field % 10u);
+    thr_copy(text + n, " at byte ", 9); n = (uint8_t)(n + 9u);
     value = offset;
     d = 0;
     do { digits[d++] = (char)('0' + value % 10u); value /= 10u; } while (value && d < sizeof digits);
-    while (d) p[4 + n++] = (uint8_t)digits[--d];
-    p[0] = status;
-    p[1] = f->type;
-    p[2] = f->seq;
-    p[3] = n;
-    if (f->channel == 1u) thr_link_send_reliable(core, THR_MSG_ERROR, p, (uint16_t)(4u + n));
-    else thr_link_send_control(core, THR_MSG_ERROR, p, (uint16_t)(4u + n));
+    while (d) text[n++] = (uint8_t)digits[--d];
+    thr_put_error_status(p, status);
+    thr_put_error_ref_type(p, f->type);
+    thr_put_error_ref_seq(p, f->seq);
+    n = (uint8_t)(thr_put_error_detail_length(p, n) - p);
+    if (f->channel == THR_CHANNEL_RELIABLE) thr_link_send_reliable(core, THR_MSG_ERROR, p, n);
+    else thr_link_send_control(core, THR_MSG_ERROR, p, n);
 }
 
 static void handle_frame(thr_core *core, const thr_frame *f)
@@ -122,8 +135,8 @@ static void handle_frame(thr_core *core, const thr_frame *f)
     uint16_t offset;
     unsigned reason;
     uint32_t v[THR_MSG_MAX_FIELDS];
-    if (f->channel == 0u && f->type == THR_MSG_HELLO) {
-        if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u) handle_hello(core, v);
+    if (f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO) {
+        if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u) handle_hello(core, f->payload, v);
         else l->undecodable++;
         return;
     }
@@ -134,7 +147,7 @@ static void handle_frame(thr_core *core, const thr_frame *f)
     }
     l->last_rx_at = core->now;
     thr_link_on_ack(core, f);
-    if (f->channel == 1u) {
+    if (f->channel == THR_CHANNEL_RELIABLE) {
         uint8_t expected = (uint8_t)(l->last_accepted + 1u);
         l->ack_pending = 1;
         if (f->seq != expected) {
@@ -147,7 +160,7 @@ static void handle_frame(thr_core *core, const thr_frame *f)
         l->last_accepted = f->seq;
         l->nak_sent = 0;
         if (!l->compatible) return;
-    } else if (f->channel == 2u) {
+    } else if (f->channel == THR_CHANNEL_REALTIME) {
         uint8_t ahead = (uint8_t)(f->seq - l->rt_last);
         if (!l->compatible || (l->rt_seen && (ahead < 1u || ahead > 191u))) return;
         l->rt_seen = 1;
@@ -158,7 +171,7 @@ static void handle_frame(thr_core *core, const thr_frame *f)
     reason = thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v);
     if (reason) {
         l->undecodable++;
-        if (f->channel != 2u && f->type != THR_MSG_ERROR)
+        if (f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
             reply_error(core, f, reason == THR_PL_UNKNOWN_TYPE ? THR_STATUS_UNKNOWN_MESSAGE : THR_STATUS_MALFORMED,
                         reason, field, offset);
         return;

@@ -1,12 +1,16 @@
 /* The payload checker (thr_message.h): walks a payload along the field codes of its type. */
 #include "thr_bytes.h"
 #include "thr_message.h"
+#include "thr_wire.h"
 
 /* Size of a fixed-size field code, 0 for the variable ones. */
 static unsigned fixed_size(uint8_t code)
 {
-    static const uint8_t sizes[10] = { 0, 1, 2, 4, 2, 4, 1, 0, 0, 0 };
-    return code < 10u ? sizes[code] : 0u;
+    static const uint8_t sizes[THR_FIELD_LIST + 1] = {
+        0, [THR_FIELD_U8] = 1, [THR_FIELD_U16] = 2, [THR_FIELD_U32] = 4, [THR_FIELD_I16] = 2, [THR_FIELD_I32] = 4,
+        [THR_FIELD_BOOL] = 1
+    };
+    return code <= THR_FIELD_LIST ? sizes[code] : 0u;
 }
 
 /* Checks `count` fields from schema position *s; advances *s past them and *pos past the data.
@@ -25,18 +29,18 @@ static unsigned check_fields(const uint8_t **s, unsigned count, const uint8_t *p
         if (size) {
             unsigned k = size;
             if (length - at < size) { r = THR_PL_TRUNCATED; break; }
-            if (code == 6u && p[at] > 1u) { r = THR_PL_INVALID_BOOL; break; }
+            if (code == THR_FIELD_BOOL && p[at] > 1u) { r = THR_PL_INVALID_BOOL; break; }
             v = 0;
             while (k--) v = v << 8 | p[at + k];
-            if (code == 4u && v >= 0x8000u) v |= 0xFFFF0000u;
+            if (code == THR_FIELD_I16 && v >= 0x8000u) v |= 0xFFFF0000u;
             at += size;
-        } else if (code == 8u) {   /* bytes: the rest */
+        } else if (code == THR_FIELD_BYTES) {   /* bytes: the rest */
             at = length;
         } else {                   /* str or list: a count byte first */
             uint8_t max = *c++, n;
             if (at >= length) { r = THR_PL_TRUNCATED; break; }
             n = p[at++];
-            if (code == 7u) {
+            if (code == THR_FIELD_STR) {
                 if (n > max) r = THR_PL_STRING_TOO_LONG;
                 else if (n > length - at) r = THR_PL_TRUNCATED;
                 else if (!thr_utf8_valid(p + at, n)) r = THR_PL_INVALID_UTF8;
@@ -57,7 +61,7 @@ static unsigned check_fields(const uint8_t **s, unsigned count, const uint8_t *p
                 /* move past the item codes (items hold fixed fields and strings only) */
                 c = item;
                 for (i = 0; i < items; i++) {
-                    if (*c++ == 7u) c++;
+                    if (*c++ == THR_FIELD_STR) c++;
                 }
             }
         }
@@ -89,8 +93,12 @@ unsigned thr_msg_decode(const uint8_t *schema, uint8_t type, const uint8_t *payl
         s += 2;
         for (f = 0; f < fields; f++) {
             uint8_t code = *s++;
-            if (code == 7u) s++;
-            else if (code == 9u) { unsigned items = s[1], k; s += 2; for (k = 0; k < items; k++) { if (*s++ == 7u) s++; } }
+            if (code == THR_FIELD_STR) s++;
+            else if (code == THR_FIELD_LIST) {
+                unsigned items = s[1], k;
+                s += 2;
+                for (k = 0; k < items; k++) { if (*s++ == THR_FIELD_STR) s++; }
+            }
         }
     }
     if (*s == 0xFFu) return THR_PL_UNKNOWN_TYPE;

@@ -10,7 +10,9 @@
 
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 {
-    static const uint8_t slots[12] = { 0, 1, 2, 3, 4, 5, THR_CTL_NONE, THR_CTL_NONE, THR_CTL_NONE, 6, 7, 8 };
+    static const uint8_t slots[12] = { THR_CTL_INTENSITY, THR_CTL_SHARPNESS, THR_CTL_ATTACK, THR_CTL_DECAY,
+                                       THR_CTL_RELEASE, THR_CTL_VOLUME, THR_CTL_NONE, THR_CTL_NONE, THR_CTL_NONE,
+                                       THR_CTL_AUDIO_ATTACK, THR_CTL_AUDIO_DECAY, THR_CTL_AUDIO_RELEASE };
     return code < 12u ? slots[code] : (uint8_t)THR_CTL_NONE;
 }
 
@@ -440,9 +442,9 @@ THR_NOINLINE static thr_player *player_of(thr_core *core, uint8_t player)
 thr_status thr_player_start(thr_core *core, uint8_t player, uint8_t handle, uint32_t at, uint32_t position_us)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
-    if (handle >= THR_MAX_TIMELINES || core->timeline[handle].state != THR_TL_READY) return THR_NO_SUCH_TIMELINE;
-    if (!core->engine_running) return THR_ENGINE_STOPPED;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
+    if (handle >= THR_MAX_TIMELINES || core->timeline[handle].state != THR_TL_READY) return THR_STATUS_NO_SUCH_TIMELINE;
+    if (!core->engine_running) return THR_STATUS_ENGINE_STOPPED;
     if (pl->state != THR_PLAYER_IDLE) player_end(core, player, at, 0);
     pl->handle = handle;
     core->timeline[handle].users++;
@@ -450,27 +452,27 @@ thr_status thr_player_start(thr_core *core, uint8_t player, uint8_t handle, uint
     pl->start_at = at;
     pl->start_pos_us = position_us;
     pl->action_pending = 0;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_stop(thr_core *core, uint8_t player, uint32_t at)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
-    if (pl->state == THR_PLAYER_IDLE) return THR_OK;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
+    if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_OK;
     pl->action_at[THR_ACT_STOP] = at;
     pl->action_pending |= 1u << THR_ACT_STOP;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint32_t at)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
-    if (pl->state == THR_PLAYER_IDLE) return THR_BAD_ARGUMENT;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
+    if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_BAD_ARGUMENT;
     pl->action_at[action] = at;
     pl->action_pending |= (uint8_t)(1u << action);
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_pause(thr_core *core, uint8_t player, uint32_t at) { return schedule(core, player, THR_ACT_PAUSE, at); }
@@ -479,7 +481,7 @@ thr_status thr_player_resume(thr_core *core, uint8_t player, uint32_t at) { retu
 thr_status thr_player_seek(thr_core *core, uint8_t player, uint32_t position_us, uint32_t at)
 {
     thr_status s = schedule(core, player, THR_ACT_SEEK, at);
-    if (s == THR_OK) thr_player_at(core, player)->seek_to_us = position_us;
+    if (s == THR_STATUS_OK) thr_player_at(core, player)->seek_to_us = position_us;
     return s;
 }
 
@@ -487,18 +489,18 @@ thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t
 {
     thr_player *pl = player_of(core, player);
     uint32_t length_us;
-    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     if (!enabled) {
         pl->looping = 0;
-        return THR_OK;
+        return THR_STATUS_OK;
     }
-    if (pl->state == THR_PLAYER_IDLE) return THR_BAD_ARGUMENT;
+    if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_BAD_ARGUMENT;
     length_us = loop_end_us;
     if (length_us == 0u) {
         uint32_t end_ms = core->timeline[pl->handle].info.event_end;
         if (end_ms == 0u) {   /* no positive loop length: plays once (§7.3) */
             pl->looping = 0;
-            return THR_OK;
+            return THR_STATUS_OK;
         }
         pl->loop_ms = end_ms;
     } else {
@@ -507,40 +509,40 @@ thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t
         if (pl->loop_ms == 0u) pl->loop_ms = 1u;
     }
     pl->looping = 1;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_rate(thr_core *core, uint8_t player, uint16_t rate_q8)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
-    if (rate_q8 < 1u || rate_q8 > 4096u) return THR_BAD_ARGUMENT;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
+    if (rate_q8 < 1u || rate_q8 > 4096u) return THR_STATUS_BAD_ARGUMENT;
     pl->rate_q8 = rate_q8;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_mute(thr_core *core, uint8_t player, int muted)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     pl->muted = (uint8_t)(muted != 0);
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_cancel(thr_core *core, uint8_t player)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     if (pl->state != THR_PLAYER_IDLE) player_end(core, player, core->now, 0);
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_channels(thr_core *core, uint8_t player, uint8_t channel_mask)
 {
     thr_player *pl = player_of(core, player);
-    if (!pl) return THR_NO_SUCH_PLAYER;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     pl->channel_mask = channel_mask;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 static int32_t clamp_control(unsigned slot, int32_t v)
@@ -553,8 +555,8 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     thr_player *pl = player_of(core, player);
     thr_runtime *rt;
     unsigned i, oldest = 0;
-    if (!pl) return THR_NO_SUCH_PLAYER;
-    if (slot >= THR_CTL_COUNT) return THR_BAD_ARGUMENT;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
+    if (slot >= THR_CTL_COUNT) return THR_STATUS_BAD_ARGUMENT;
     rt = &pl->rt;
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (!rt->pending[i].used) break;
@@ -574,7 +576,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (!rt->pending[i].used) rt->pending_n++;
     rt->pending[i].used = 1;
     rt->step_after_curve |= (uint16_t)(1u << slot);
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32_t at, uint8_t count,
@@ -583,13 +585,13 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     thr_player *pl = player_of(core, player);
     thr_runtime *rt;
     unsigned i;
-    if (!pl) return THR_NO_SUCH_PLAYER;
-    if (slot >= THR_CTL_COUNT || count > THR_RT_CURVE_POINTS) return THR_BAD_ARGUMENT;
+    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
+    if (slot >= THR_CTL_COUNT || count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
     for (i = 1; i < count; i++) {
-        if (times_us[i] < times_us[i - 1]) return THR_BAD_ARGUMENT;
+        if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }
     rt = &pl->rt;
-    if (count == 0u) return THR_OK;   /* no points: no effect */
+    if (count == 0u) return THR_STATUS_OK;   /* no points: no effect */
     if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
         /* one run-time curve per player: the one it replaces leaves its current value as a step */
         uint8_t old = rt->curve_slot;
@@ -605,5 +607,5 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
         rt->curve_v[i] = clamp_control(slot, values_q15[i]);
     }
     rt->step_after_curve &= (uint16_t)~(1u << slot);
-    return THR_OK;
+    return THR_STATUS_OK;
 }

@@ -252,7 +252,7 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
 {
     thr_stream *st;
     unsigned i;
-    if (channel >= core->config->channel_count) return THR_BAD_ARGUMENT;
+    if (channel >= core->config->channel_count) return THR_STATUS_BAD_ARGUMENT;
     if (count > THR_STREAM_MAX) count = THR_STREAM_MAX;   /* INFO states the limit */
     st = &core->stream[channel];
     /* newest wins: whatever of the previous block has not played is replaced */
@@ -261,9 +261,10 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
     st->count = count;
     st->fading = 0;
     st->active = 1;
-    for (i = 0; i < count; i++) {
-        st->amp[i] = amp_sharp_pairs[2u * i];
-        st->sharp[i] = amp_sharp_pairs[2u * i + 1u];
+    for (i = 0; i < count; i++) {   /* the items of STREAM_SAMPLES' list */
+        const uint8_t *sample = amp_sharp_pairs + i * THR_STREAM_SAMPLES_SAMPLES_ITEM_SIZE;
+        st->amp[i] = thr_get_stream_samples_samples_amplitude(sample);
+        st->sharp[i] = thr_get_stream_samples_samples_sharpness(sample);
     }
-    return THR_OK;
+    return THR_STATUS_OK;
 }

@@ -33,11 +33,11 @@ int thr_wf_is_object(const uint8_t *bytes, uint32_t size)
 thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl)
 {
     const uint8_t *b = core->memory + tl->offset;
-    if (thr_wf_validate(b, tl->size).error != THR_TL_OK) return THR_BAD_TIMELINE;
+    if (thr_wf_validate(b, tl->size).error != THR_TL_OK) return THR_STATUS_BAD_TIMELINE;
     /* the host resamples; a board plays its own rate only (WAVEFORM.md §1) */
-    if (thr_get32(b + 8) != core->config->audio_rate_hz) return THR_NOT_SUPPORTED;
+    if (thr_get32(b + 8) != core->config->audio_rate_hz) return THR_STATUS_NOT_SUPPORTED;
     tl->state = THR_TL_WAVEFORM;
-    return THR_OK;
+    return THR_STATUS_OK;
 }
 
 #endif

@@ -20,11 +20,11 @@ static void fuzz_board_init(void)
     fuzz_board.hal.trace = 0;
     c->firmware = c->board = c->serial = 0;
     c->channel_count = 2;
-    c->channels[0].kind = THR_ACTUATOR_LRA;
+    c->channels[0].kind = THR_ACTUATOR_KIND_LRA;
     c->channels[0].rated_mv = 2000;
     c->channels[0].max_mv = 3000;
     c->channels[0].resonant_dhz = 1700;
-    c->channels[1].kind = THR_ACTUATOR_ERM;
+    c->channels[1].kind = THR_ACTUATOR_KIND_ERM;
     c->channels[1].rated_mv = 3000;
     c->channels[1].max_mv = 3300;
     c->slot_count = 2;

@@ -20,7 +20,7 @@ static void play(const uint8_t *settings, const uint8_t *bytes, uint32_t n)
     unsigned ms;
     if (thr_tl_validate(bytes, n, &info).error != THR_TL_OK) return;
     fuzz_board_init();
-    if (thr_store_load(&fuzz_core, bytes, n, &handle) != THR_OK) return;
+    if (thr_store_load(&fuzz_core, bytes, n, &handle) != THR_STATUS_OK) return;
     thr_player_rate(&fuzz_core, 0, (uint16_t)(1u + (settings[0] * 16u)));
     thr_player_start(&fuzz_core, 0, handle, 0, (uint32_t)settings[1] * 1000u);
     if (settings[2] & 1u) thr_player_loop(&fuzz_core, 0, 1, (uint32_t)(settings[2] >> 1) * 2000u);

@@ -6,7 +6,7 @@
 static thr_actuator_state lra(void)
 {
     thr_actuator_state s;
-    s.kind = THR_ACTUATOR_LRA;
+    s.kind = THR_ACTUATOR_KIND_LRA;
     s.resonant_dhz = 1700;
     s.rated_mv = 2000;
     s.max_mv = 3000;
@@ -41,7 +41,7 @@ static void limits_and_edges(void)
     thr_actuator_map(&s, 2000, 0, &drive, &freq);
     CHECK_EQ(drive, (int16_t)(2000u * 10922u >> 15));
     /* ERM: DC */
-    s.kind = THR_ACTUATOR_ERM;
+    s.kind = THR_ACTUATOR_KIND_ERM;
     thr_actuator_map(&s, 3000, 0, &drive, &freq);
     CHECK_EQ(freq, 0);
 }

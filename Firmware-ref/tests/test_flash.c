@@ -32,16 +32,16 @@ static void store_read_erase(void)
     CHECK_EQ(thr_tl_validate(tl_b, len_b, &info).error, THR_TL_OK);
     board_setup(&board);
     CHECK_EQ(board.core.flash.ready, 1);
-    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 0), THR_OK);
-    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_b, len_b, 1), THR_OK);
-    CHECK_EQ(thr_slot_read(&board.core, 1, 0, out, &length), THR_OK);
+    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_b, len_b, 1), THR_STATUS_OK);
+    CHECK_EQ(thr_slot_read(&board.core, 1, 0, out, &length), THR_STATUS_OK);
     CHECK_EQ(length, len_b);
     CHECK(memcmp(out, tl_b, len_b) == 0);
     length = 10;
-    CHECK_EQ(thr_slot_read(&board.core, 0, len_a - 4u, out, &length), THR_OK);
+    CHECK_EQ(thr_slot_read(&board.core, 0, len_a - 4u, out, &length), THR_STATUS_OK);
     CHECK_EQ(length, 4);   /* cut at the end of the content */
-    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a - 1u, 2), THR_BAD_TIMELINE);
-    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 9), THR_NO_SUCH_SLOT);
+    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a - 1u, 2), THR_STATUS_BAD_TIMELINE);
+    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 9), THR_STATUS_NO_SUCH_SLOT);
     /* survives a reboot */
     stub_board_start(&board);
     CHECK_EQ(board.core.flash.slot[0].used, 1);
@@ -49,30 +49,30 @@ static void store_read_erase(void)
     CHECK_EQ(board.core.flash.slot[1].size, len_b);
     CHECK_EQ(board.core.flash.slot[1].hash, thr_crc32c_update(0, tl_b, len_b));   /* the upload hash */
     CHECK_EQ(board.core.flash.slot[2].used, 0);
-    CHECK_EQ(thr_slot_erase(&board.core, 1), THR_OK);
+    CHECK_EQ(thr_slot_erase(&board.core, 1), THR_STATUS_OK);
     stub_board_start(&board);
     CHECK_EQ(board.core.flash.slot[1].used, 0);
     length = 4;
-    CHECK_EQ(thr_slot_read(&board.core, 1, 0, out, &length), THR_NO_SUCH_SLOT);
+    CHECK_EQ(thr_slot_read(&board.core, 1, 0, out, &length), THR_STATUS_NO_SUCH_SLOT);
 }
 
 static void play_and_boot(void)
 {
     make_timelines();
     board_setup(&board);
-    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 3), THR_OK);
-    CHECK_EQ(thr_slot_play(&board.core, 3, 1, 0), THR_OK);
+    CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 3), THR_STATUS_OK);
+    CHECK_EQ(thr_slot_play(&board.core, 3, 1, 0), THR_STATUS_OK);
     board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);
     /* bound to boot: plays after a reboot without any host */
-    CHECK_EQ(thr_slot_bind(&board.core, 3, 0, 0), THR_OK);
+    CHECK_EQ(thr_slot_bind(&board.core, 3, 0, 0), THR_STATUS_OK);
     board.trace_count = 0;
     board.clock_us = 0;
     stub_board_start(&board);
     board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);
-    CHECK_EQ(thr_slot_bind(&board.core, 7, 0, 0), THR_NO_SUCH_SLOT);
-    CHECK_EQ(thr_slot_bind(&board.core, THR_SLOT_NONE, 0, 0), THR_OK);
+    CHECK_EQ(thr_slot_bind(&board.core, 7, 0, 0), THR_STATUS_NO_SUCH_SLOT);
+    CHECK_EQ(thr_slot_bind(&board.core, THR_SLOT_NONE, 0, 0), THR_STATUS_OK);
     stub_board_start(&board);
     CHECK_EQ(board.core.flash.boot_slot, THR_SLOT_NONE);
 }
@@ -115,7 +115,7 @@ static void power_cuts(void)
     capture(&states[0]);
     bytes_before[0] = 0;
     for (op = 0; op < OPS; op++) {
-        CHECK_EQ(run_op(op), THR_OK);
+        CHECK_EQ(run_op(op), THR_STATUS_OK);
         capture(&states[op + 1]);
         bytes_before[op + 1] = board.flash_bytes_written;
     }
@@ -126,7 +126,7 @@ static void power_cuts(void)
         board.cut_armed = 1;
         board.bytes_until_cut = cut;
         for (op = 0; op < OPS; op++) {
-            if (run_op(op) != THR_OK || board.dead) { interrupted = op; break; }
+            if (run_op(op) != THR_STATUS_OK || board.dead) { interrupted = op; break; }
         }
         if (interrupted < 0) break;   /* the whole sequence fitted: every cut point was tried */
         cuts++;
@@ -146,7 +146,7 @@ static void power_cuts(void)
                 uint32_t length = sizeof out;
                 thr_tl_info info;
                 if (!board.core.flash.slot[s].used) continue;
-                CHECK_EQ(thr_slot_read(&board.core, (uint8_t)s, 0, out, &length), THR_OK);
+                CHECK_EQ(thr_slot_read(&board.core, (uint8_t)s, 0, out, &length), THR_STATUS_OK);
                 CHECK_EQ(thr_tl_validate(out, length, &info).error, THR_TL_OK);
             }
         }

@@ -495,7 +495,7 @@ static void engine_stop_start(void)
     setup_board();
     connect_host(6);
     length = make_timeline(tl, 0, body, sizeof body);
-    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
     p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
@@ -531,10 +531,10 @@ static void engine_stop_start(void)
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     /* a chunk beyond the next expected offset stores nothing and says where to continue */
-    CHECK_EQ(thr_store_begin(&board.core, 100, 0x1234, &handle), THR_OK);
-    CHECK_EQ(thr_store_chunk(&board.core, handle, 50, tl, 10), THR_OK);
+    CHECK_EQ(thr_store_begin(&board.core, 100, 0x1234, &handle), THR_STATUS_OK);
+    CHECK_EQ(thr_store_chunk(&board.core, handle, 50, tl, 10), THR_STATUS_OK);
     CHECK_EQ(board.core.timeline[handle].received, 0);
-    CHECK_EQ(thr_store_chunk(&board.core, handle, 95, tl, 10), THR_BAD_ARGUMENT);   /* past the size */
+    CHECK_EQ(thr_store_chunk(&board.core, handle, 95, tl, 10), THR_STATUS_BAD_ARGUMENT);   /* past the size */
 }
 
 static void keepalive_fade(void)
@@ -545,7 +545,7 @@ static void keepalive_fade(void)
     setup_board();
     connect_host(4);
     length = make_timeline(tl, 0, body, sizeof body);
-    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
     p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
@@ -573,7 +573,7 @@ static void finished_waits_for_room(void)
     setup_board();
     connect_host(1);
     tl_length = make_timeline(tl, 0, body, sizeof body);
-    CHECK_EQ(thr_store_load(&board.core, tl, tl_length, &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, tl, tl_length, &handle), THR_STATUS_OK);
     board_run_ms(&board, 5);   /* board time 5 ms: "0" must still mean now, not 5 ms late */
     for (i = 0; i < 2u; i++) {
         p[0] = (uint8_t)(20u + i); p[1] = 0; p[2] = (uint8_t)i; p[3] = handle; thr_put32(p + 4, 0); thr_put32(p + 8, 0);

@@ -21,7 +21,7 @@ static uint8_t load(const uint8_t *body, uint32_t n, uint8_t flags)
 {
     uint8_t handle = 0xFF;
     uint32_t length = make_timeline(tl, flags, body, n);
-    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
     return handle;
 }
 
@@ -40,7 +40,7 @@ static void transient_shape(void)
     uint8_t h;
     setup();
     h = load(transient_body, sizeof transient_body, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 130);
     CHECK_EQ(trace_intensity_at(&board, 99), 0);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);   /* 204/255 in Q15 */
@@ -70,7 +70,7 @@ static void envelope_attack(void)
     CHECK_EQ(thr_envelope_us(-5), 0u);
     CHECK_EQ(thr_envelope_us(40000), 1000000u);
     h = load(attack_body, sizeof attack_body, 0x04);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 0), 0);
     CHECK_EQ(trace_intensity_at(&board, 50), 14590);    /* 32768 x 50000 / 112289 */
@@ -96,9 +96,9 @@ static void stop_pause_resume_mute(void)
     uint8_t h;
     setup();
     h = load(long_body, sizeof long_body, 0);
-    CHECK_EQ(thr_player_start(&board.core, 1, h, 10000, 0), THR_OK);
-    CHECK_EQ(thr_player_pause(&board.core, 1, 30000), THR_OK);
-    CHECK_EQ(thr_player_resume(&board.core, 1, 50000), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 1, h, 10000, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_player_pause(&board.core, 1, 30000), THR_STATUS_OK);
+    CHECK_EQ(thr_player_resume(&board.core, 1, 50000), THR_STATUS_OK);
     board_run_ms(&board, 60);
     CHECK_EQ(trace_intensity_at(&board, 9), 0);         /* before its start time */
     CHECK_EQ(trace_intensity_at(&board, 10), 32768);
@@ -106,20 +106,20 @@ static void stop_pause_resume_mute(void)
     CHECK_EQ(trace_intensity_at(&board, 30), 0);        /* paused */
     CHECK_EQ(trace_intensity_at(&board, 49), 0);
     CHECK_EQ(trace_intensity_at(&board, 50), 32768);    /* resumed */
-    CHECK_EQ(thr_player_mute(&board.core, 1, 1), THR_OK);
+    CHECK_EQ(thr_player_mute(&board.core, 1, 1), THR_STATUS_OK);
     board_run_ms(&board, 5);
     CHECK_EQ(trace_intensity_at(&board, 62), 0);
-    CHECK_EQ(thr_player_mute(&board.core, 1, 0), THR_OK);
-    CHECK_EQ(thr_player_stop(&board.core, 1, 80000), THR_OK);
+    CHECK_EQ(thr_player_mute(&board.core, 1, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_player_stop(&board.core, 1, 80000), THR_STATUS_OK);
     board_run_ms(&board, 30);
     CHECK_EQ(trace_intensity_at(&board, 79), 32768);
     CHECK_EQ(trace_intensity_at(&board, 80), 0);
     CHECK_EQ(board.core.player[1].state, THR_PLAYER_IDLE);
     CHECK_EQ(notified_count, 1);
     /* the paused time did not count: position 20 + 10 + ... the event still had 1,950 ms to go */
-    CHECK_EQ(thr_player_start(&board.core, 9, h, 0, 0), THR_NO_SUCH_PLAYER);
-    CHECK_EQ(thr_player_start(&board.core, 0, 3, 0, 0), THR_NO_SUCH_TIMELINE);
-    CHECK_EQ(thr_store_free(&board.core, h), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 9, h, 0, 0), THR_STATUS_NO_SUCH_PLAYER);
+    CHECK_EQ(thr_player_start(&board.core, 0, 3, 0, 0), THR_STATUS_NO_SUCH_TIMELINE);
+    CHECK_EQ(thr_store_free(&board.core, h), THR_STATUS_OK);
 }
 
 static void seek_and_rate(void)
@@ -128,7 +128,7 @@ static void seek_and_rate(void)
     setup();
     h = load(transient_body, sizeof transient_body, 0);
     /* start at position 95 ms: the transient (at 100 ms) comes 5 ms later */
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 95000), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 95000), THR_STATUS_OK);
     board_run_ms(&board, 30);
     CHECK_EQ(trace_intensity_at(&board, 4), 0);
     CHECK_EQ(trace_intensity_at(&board, 5), 26214);
@@ -136,18 +136,18 @@ static void seek_and_rate(void)
     /* rate 2: pattern times halve (the transient at 50 ms board time), its shape does not */
     setup();
     h = load(transient_body, sizeof transient_body, 0);
-    CHECK_EQ(thr_player_rate(&board.core, 0, 512), THR_OK);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_rate(&board.core, 0, 512), THR_STATUS_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 80);
     CHECK_EQ(trace_intensity_at(&board, 49), 0);
     CHECK_EQ(trace_intensity_at(&board, 50), 26214);
     CHECK_EQ(trace_intensity_at(&board, 65), 13107);
-    CHECK_EQ(thr_player_rate(&board.core, 0, 0), THR_BAD_ARGUMENT);
+    CHECK_EQ(thr_player_rate(&board.core, 0, 0), THR_STATUS_BAD_ARGUMENT);
     /* seek back while playing: the transient plays again */
     setup();
     h = load(transient_body, sizeof transient_body, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    CHECK_EQ(thr_player_seek(&board.core, 0, 90000, 5000), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_player_seek(&board.core, 0, 90000, 5000), THR_STATUS_OK);
     board_run_ms(&board, 30);
     CHECK_EQ(trace_intensity_at(&board, 14), 0);
     CHECK_EQ(trace_intensity_at(&board, 15), 26214);
@@ -160,10 +160,10 @@ static void runtime_controls(void)
     int32_t values[2] = { 32768, 0 };
     setup();
     h = load(long_body, sizeof long_body, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_INTENSITY, 16384, 20000), THR_OK);
-    CHECK_EQ(thr_player_curve(&board.core, 0, THR_CTL_INTENSITY, 100000, 2, times, values), THR_OK);
-    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_SHARPNESS, 60000, 0), THR_OK);   /* clamps to +1 */
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_INTENSITY, 16384, 20000), THR_STATUS_OK);
+    CHECK_EQ(thr_player_curve(&board.core, 0, THR_CTL_INTENSITY, 100000, 2, times, values), THR_STATUS_OK);
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_SHARPNESS, 60000, 0), THR_STATUS_OK);   /* clamps to +1 */
     board_run_ms(&board, 260);
     CHECK_EQ(trace_intensity_at(&board, 19), 32768);
     CHECK_EQ(trace_intensity_at(&board, 20), 16384);    /* multiplies */
@@ -171,7 +171,7 @@ static void runtime_controls(void)
     CHECK_EQ(trace_intensity_at(&board, 150), 16384);
     CHECK_EQ(trace_intensity_at(&board, 250), 0);       /* holds its last value */
     CHECK_EQ(trace_sharpness_at(&board, 30), 32768);    /* 0.5 + 1, clipped once */
-    CHECK_EQ(thr_player_param(&board.core, 0, 9, 0, 0), THR_BAD_ARGUMENT);
+    CHECK_EQ(thr_player_param(&board.core, 0, 9, 0, 0), THR_STATUS_BAD_ARGUMENT);
 }
 
 static void loop_passes(void)
@@ -179,8 +179,8 @@ static void loop_passes(void)
     uint8_t h;
     setup();
     h = load(transient_body, sizeof transient_body, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-    CHECK_EQ(thr_player_loop(&board.core, 0, 1, 150000), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_player_loop(&board.core, 0, 1, 150000), THR_STATUS_OK);
     board_run_ms(&board, 500);
     CHECK_EQ(trace_intensity_at(&board, 100), 26214);
     CHECK_EQ(trace_intensity_at(&board, 250), 26214);
@@ -201,7 +201,7 @@ static void mixing_and_overflow(void)
     body[n++] = 0x04; body[n++] = 0x80; body[n++] = 0x40;
     for (i = 0; i < 40; i++) { body[n++] = 0x00; body[n++] = 0x00; }
     h = load(body, n, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 5);
     CHECK_EQ(trace_intensity_at(&board, 0), 32768);
     CHECK_EQ(trace_sharpness_at(&board, 0), thr_uq8_to_q15(0x40));
@@ -218,11 +218,11 @@ static void reference_comparison(void)
         uint32_t k;
         long long case_exact = 0, case_window = 0;
         setup();
-        CHECK_EQ(thr_store_load(&board.core, r->timeline, r->timeline_length, &h), THR_OK);
+        CHECK_EQ(thr_store_load(&board.core, r->timeline, r->timeline_length, &h), THR_STATUS_OK);
         if (h == 0xFF) continue;
-        CHECK_EQ(thr_player_rate(&board.core, 0, r->rate_q8), THR_OK);
-        CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_OK);
-        if (r->loop) CHECK_EQ(thr_player_loop(&board.core, 0, 1, r->loop_end_us), THR_OK);
+        CHECK_EQ(thr_player_rate(&board.core, 0, r->rate_q8), THR_STATUS_OK);
+        CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
+        if (r->loop) CHECK_EQ(thr_player_loop(&board.core, 0, 1, r->loop_end_us), THR_STATUS_OK);
         board_run_ms(&board, r->samples < STUB_TRACE_MAX ? r->samples : STUB_TRACE_MAX);
         for (k = 0; k < r->samples && k < board.trace_count; k++) {
             long long fw = board.trace[k].intensity_q15, ref = r->intensity[k];

@@ -26,7 +26,7 @@ static uint8_t load_audio_timeline(uint8_t level, int second)
     body[n++] = 0x00; body[n++] = 2; body[n++] = 20; body[n++] = 0;   /* event at 2 ms, 20 ms, waveform 0 */
     if (second) { body[n++] = 0x00; body[n++] = 2; body[n++] = 20; body[n++] = 0; }
     length = make_timeline(tl, 0x02, body, n);
-    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
     return handle;
 }
 
@@ -82,8 +82,8 @@ static void shared_vectors(void)
         if (v->length < 2u || v->bytes[0] != 0x57u || v->bytes[1] != 0x46u) continue;   /* not sent as a waveform */
         setup();
         s = thr_store_load(&board.core, v->bytes, v->length, &handle);
-        if (v->error) CHECK_EQ(s, THR_BAD_TIMELINE);
-        else CHECK_EQ(s, thr_get32(v->bytes + 8) == 8000u ? THR_OK : THR_NOT_SUPPORTED);
+        if (v->error) CHECK_EQ(s, THR_STATUS_BAD_TIMELINE);
+        else CHECK_EQ(s, thr_get32(v->bytes + 8) == 8000u ? THR_STATUS_OK : THR_STATUS_NOT_SUPPORTED);
     }
 }
 
@@ -93,10 +93,10 @@ static void plays_samples_with_volume(void)
     uint32_t k;
     setup();
     CHECK_EQ(board.core.audio_per_tick, 8);
-    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_STATUS_OK);
     CHECK_EQ(board.core.timeline[handle].state, THR_TL_WAVEFORM);
     timeline = load_audio_timeline(0x80, 0);   /* volume 128/255 */
-    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 30);
     CHECK_EQ(board.audio_first_us, 2000);         /* nothing written before the event */
     for (k = 0; k < 160; k++) {                   /* 20 ms at 8 kHz: the first 160 samples */
@@ -112,9 +112,9 @@ static void overlapping_events_sum_and_clip(void)
 {
     uint8_t handle, timeline;
     setup();
-    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_OK);
+    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_STATUS_OK);
     timeline = load_audio_timeline(0xFF, 1);
-    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 30);
     /* second event from 4 ms: sample k of the first plus sample k - 16 of the second */
     CHECK_EQ(audio_sample_at(&board, 2000 + 125 * 136), wave(136) + wave(120));
@@ -130,17 +130,17 @@ static void refusals_and_missing_objects(void)
     uint8_t handle = 0xFF, timeline;
     setup();
     /* another rate: the host must resample */
-    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 16000, 10), &handle), THR_NOT_SUPPORTED);
+    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 16000, 10), &handle), THR_STATUS_NOT_SUPPORTED);
     CHECK_EQ(board.core.timeline[0].state, THR_TL_FREE);
     /* a waveform object is not a timeline: players and slots refuse it */
-    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_OK);
-    CHECK_EQ(thr_player_start(&board.core, 0, handle, 0, 0), THR_NO_SUCH_TIMELINE);
-    CHECK_EQ(thr_slot_store(&board.core, handle, 0), THR_NO_SUCH_TIMELINE);
+    CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_STATUS_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, handle, 0, 0), THR_STATUS_NO_SUCH_TIMELINE);
+    CHECK_EQ(thr_slot_store(&board.core, handle, 0), THR_STATUS_NO_SUCH_TIMELINE);
     /* freed while its event sounds: silence from then on, nothing read from freed memory */
     timeline = load_audio_timeline(0xFF, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 5);
-    CHECK_EQ(thr_store_free(&board.core, handle), THR_OK);
+    CHECK_EQ(thr_store_free(&board.core, handle), THR_STATUS_OK);
     board_run_ms(&board, 10);
     CHECK_EQ(audio_sample_at(&board, 3000), wave(8));
     CHECK_EQ(audio_sample_at(&board, 10000), 0);
@@ -174,9 +174,9 @@ static void without_samples(void)
     board_setup(&board);
     board.config.audio_rate_hz = 8000;
     stub_board_start(&board);
-    CHECK_EQ(thr_store_load(&board.core, not_a_timeline, sizeof not_a_timeline, &handle), THR_BAD_TIMELINE);
+    CHECK_EQ(thr_store_load(&board.core, not_a_timeline, sizeof not_a_timeline, &handle), THR_STATUS_BAD_TIMELINE);
     timeline = load_audio_timeline(0xFF, 0);
-    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_OK);
+    CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 10);
     CHECK_EQ(board.trace[5].audio_q15, 32768);
 }

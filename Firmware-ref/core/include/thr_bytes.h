@@ -11,6 +11,13 @@
 #else
 #define THR_NOINLINE
 #endif
+/* For accessors that are a load or a store (the generated message fields, thr_messages.h): inlined
+ * even where a size-optimising build would rather call one copy (a call costs more than the body). */
+#if defined(__GNUC__) || defined(__clang__)
+#define THR_ACCESSOR static inline __attribute__((always_inline))
+#else
+#define THR_ACCESSOR static inline
+#endif
 
 /* Bitwise CRC with a reflected polynomial and no table: one loop serves both CRCs below. */
 uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length);

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "thr_wire.h"
+
 #ifndef THR_MAX_CHANNELS
 #define THR_MAX_CHANNELS 2u        /* actuator channels */
 #endif
@@ -39,10 +41,8 @@
 /* The defaults fit the budget of a Cortex-M0+ board (static RAM <= 4 KB beyond the timeline
  * memory, `make size`); a bigger board or the simulator raises them with -D. */
 
-enum { THR_ACTUATOR_LRA = 0, THR_ACTUATOR_ERM = 1 };
-
 typedef struct thr_channel_config {
-    uint8_t kind;              /* THR_ACTUATOR_LRA or THR_ACTUATOR_ERM */
+    uint8_t kind;              /* thr_actuator_kind: THR_ACTUATOR_KIND_LRA or _ERM (thr_wire.h) */
     uint16_t resonant_dhz;     /* LRA resonance in 0.1 Hz (0 for ERM) */
     uint16_t rated_mv;         /* continuous rating (RMS); full intensity drives this */
     uint16_t max_mv;           /* overdrive clamp (peak); never exceeded */
@@ -62,7 +62,7 @@ typedef struct thr_board_config {
     uint32_t slot_size;        /* largest timeline a slot holds */
     uint16_t keepalive_ms;     /* host silence after which streaming/long output fades out */
     uint16_t fade_ms;          /* length of that safety fade */
-    uint8_t audio_output;      /* messages.json enum audio_output */
+    uint8_t audio_output;      /* thr_audio_output (thr_wire.h) */
     /* Sample rate of the audio output; with THR_AUDIO_SAMPLES it must divide 1,000,000 and be a
      * multiple of tick_hz (at most THR_AUDIO_MAX_PER_TICK samples a tick), else no samples play. */
     uint32_t audio_rate_hz;

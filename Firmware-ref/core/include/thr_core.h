@@ -15,23 +15,22 @@
 #include "thr_config.h"
 #include "thr_hal.h"
 #include "thr_timeline.h"
+#include "thr_wire.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Status codes: the wire's `status` enum (Protocol/messages.json). */
-typedef enum thr_status {
-    THR_OK = 0, THR_BAD_ARGUMENT = 1, THR_NO_SUCH_PLAYER = 2, THR_NO_SUCH_TIMELINE = 3, THR_NO_MEMORY = 4,
-    THR_HASH_MISMATCH = 5, THR_INCOMPLETE = 6, THR_BUSY = 7, THR_NO_SUCH_SLOT = 8, THR_FLASH_ERROR = 9,
-    THR_NOT_SUPPORTED = 10, THR_ENGINE_STOPPED = 11, THR_BAD_TIMELINE = 12, THR_UNKNOWN_MESSAGE = 13,
-    THR_MALFORMED = 14
-} thr_status;
+/* Status codes are the wire's `status` enum: thr_status, THR_STATUS_* (thr_wire.h, generated). */
 
-/* Rendered controls: timeline control codes 0-5 and 9-11 (pan, brightness, pitch have no lane). */
+/* Rendered controls: the wire's parameters (thr_parameter) up to the audio volume with the same
+ * numbers, then the audio attack, decay and release; pan and pitch (and the timeline's brightness)
+ * have no lane. Timeline control codes 0-5 and 9-11 map onto them (thr_ctl_slot_of_timeline_code). */
 enum {
-    THR_CTL_INTENSITY = 0, THR_CTL_SHARPNESS, THR_CTL_ATTACK, THR_CTL_DECAY, THR_CTL_RELEASE,
-    THR_CTL_VOLUME, THR_CTL_AUDIO_ATTACK, THR_CTL_AUDIO_DECAY, THR_CTL_AUDIO_RELEASE, THR_CTL_COUNT
+    THR_CTL_INTENSITY = THR_PARAMETER_INTENSITY_CONTROL, THR_CTL_SHARPNESS = THR_PARAMETER_SHARPNESS_CONTROL,
+    THR_CTL_ATTACK = THR_PARAMETER_ATTACK_TIME_CONTROL, THR_CTL_DECAY = THR_PARAMETER_DECAY_TIME_CONTROL,
+    THR_CTL_RELEASE = THR_PARAMETER_RELEASE_TIME_CONTROL, THR_CTL_VOLUME = THR_PARAMETER_AUDIO_VOLUME_CONTROL,
+    THR_CTL_AUDIO_ATTACK, THR_CTL_AUDIO_DECAY, THR_CTL_AUDIO_RELEASE, THR_CTL_COUNT
 };
 #define THR_CTL_NONE 0xFFu
 /* Slot of a timeline control code (0..11), or THR_CTL_NONE. */
@@ -284,7 +283,7 @@ typedef struct thr_core {
 } thr_core;
 
 /* Initialises everything; `memory` holds the loaded timelines. Plays the boot slot if one is bound.
- * Returns THR_BAD_ARGUMENT for an unusable configuration. */
+ * Returns THR_STATUS_BAD_ARGUMENT for an unusable configuration. */
 thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config,
                          uint8_t *memory, uint32_t memory_size);
 /* Interrupt context: one received byte. */
@@ -320,9 +319,9 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
 thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32_t at, uint8_t count,
                             const uint32_t *times_us, const int32_t *values_q15);
 /* thr_engine.c: stops every player and stream now; the link reports ENGINE_STOPPED(reason). */
-void thr_engine_stop(thr_core *core, uint8_t reason);
+void thr_engine_stop(thr_core *core, thr_stop_reason reason);
 /* thr_engine.c: fades all output to zero over config->fade_ms, then thr_engine_stop(reason). */
-void thr_engine_fade_out(thr_core *core, uint8_t reason);
+void thr_engine_fade_out(thr_core *core, thr_stop_reason reason);
 
 /* Raw streaming for one channel: `count` samples from `at`, one every interval_us (newest wins). */
 thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint16_t interval_us, uint8_t count,

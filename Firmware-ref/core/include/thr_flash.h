@@ -29,9 +29,11 @@ int thr_slot_used(const thr_core *core, uint8_t slot);
 thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle);
 /* thr_slot_play.c: loads the slot (thr_slot_load) and starts it on `player` at board time `at`. */
 thr_status thr_slot_play(thr_core *core, uint8_t slot, uint8_t player, uint32_t at);
-/* Binds a slot to boot (trigger 0) or to trigger input `input` (trigger 1); slot 255 unbinds. */
+/* Binds a slot to boot (THR_SLOT_TRIGGER_BOOT) or to trigger input `input` (THR_SLOT_TRIGGER_INPUT);
+ * slot 255 unbinds. `trigger` is the wire's byte, checked here. */
 thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input);
-/* thr_slot_play.c: a trigger input fired: plays its bound slot on the last player. */
-thr_status thr_slot_trigger(thr_core *core, uint8_t input);
+/* thr_slot_play.c: a trigger input fired: plays its bound slot on the last player. (Named for the
+ * input: thr_slot_trigger is the wire's enum of what a slot is bound to, thr_wire.h.) */
+thr_status thr_slot_play_input(thr_core *core, uint8_t input);
 
 #endif

@@ -13,6 +13,17 @@ enum {
     THR_PL_UNKNOWN_TYPE, THR_PL_TRUNCATED, THR_PL_TRAILING_BYTES, THR_PL_INVALID_BOOL,
     THR_PL_STRING_TOO_LONG, THR_PL_INVALID_UTF8, THR_PL_LIST_TOO_LONG
 };
+/* The frame header (§2): where each field sits, its size; the CRC-32C follows the payload. */
+#define THR_FRAME_VERSION_AT 0u
+#define THR_FRAME_FLAGS_AT 1u
+#define THR_FRAME_EPOCH_AT 2u
+#define THR_FRAME_SEQ_AT 4u
+#define THR_FRAME_ACK_AT 5u
+#define THR_FRAME_WINDOW_AT 6u
+#define THR_FRAME_TYPE_AT 7u
+#define THR_FRAME_HEADER 8u
+#define THR_FRAME_CRC 4u
+
 /* The spec's name of a reason ("crc_mismatch", ...), static. */
 const char *thr_reason_name(unsigned reason);
 
