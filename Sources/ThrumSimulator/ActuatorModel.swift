@@ -73,10 +73,10 @@ public enum ActuatorModel: Sendable, Hashable {
         var channel = thr_channel_config()
         switch self {
         case .lra(let p):
-            channel.kind = UInt8(THR_ACTUATOR_LRA)
+            channel.kind = UInt8(THR_ACTUATOR_KIND_LRA.rawValue)
             channel.resonant_dhz = UInt16((p.resonantFrequency * 10).rounded())
         case .erm:
-            channel.kind = UInt8(THR_ACTUATOR_ERM)
+            channel.kind = UInt8(THR_ACTUATOR_KIND_ERM.rawValue)
             channel.resonant_dhz = 0
         }
         channel.rated_mv = UInt16(ratedMillivolts)

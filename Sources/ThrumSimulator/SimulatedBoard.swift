@@ -84,7 +84,7 @@ public final class SimulatedBoard {
         fillConfig()
         installHAL()
         let status = thr_core_init(core, hal, config, memory, UInt32(configuration.timelineMemory))
-        guard status == THR_OK else {
+        guard status == THR_STATUS_OK else {
             throw SimulatorError("thr_core_init refused the configuration (status \(status.rawValue))")
         }
     }
@@ -102,7 +102,7 @@ public final class SimulatedBoard {
     public func reboot() throws {
         flash?.restorePower()
         let status = thr_core_init(core, hal, config, memory, UInt32(configuration.timelineMemory))
-        guard status == THR_OK else { throw SimulatorError("thr_core_init failed on reboot (status \(status.rawValue))") }
+        guard status == THR_STATUS_OK else { throw SimulatorError("thr_core_init failed on reboot (status \(status.rawValue))") }
     }
 
     // MARK: time
@@ -162,7 +162,7 @@ public final class SimulatedBoard {
     public func load(timeline bytes: [UInt8]) throws -> UInt8 {
         var handle: UInt8 = 0
         let status = bytes.withUnsafeBufferPointer { thr_store_load(core, $0.baseAddress, UInt32($0.count), &handle) }
-        guard status == THR_OK else { throw SimulatorError("thr_store_load: \(Self.describe(status))") }
+        guard status == THR_STATUS_OK else { throw SimulatorError("thr_store_load: \(Self.describe(status))") }
         return handle
     }
 
@@ -182,7 +182,7 @@ public final class SimulatedBoard {
     }
 
     public func check(_ status: thr_status, _ what: String) throws {
-        guard status == THR_OK else { throw SimulatorError("\(what): \(Self.describe(status))") }
+        guard status == THR_STATUS_OK else { throw SimulatorError("\(what): \(Self.describe(status))") }
     }
 
     /// The core's status codes are the wire's (thr_core.h), so ThrumWire's enum names them.

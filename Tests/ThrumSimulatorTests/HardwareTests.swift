@@ -61,16 +61,16 @@ import ThrumTimeline
                 var out = [UInt8](repeating: 0, count: 512)
                 var length = UInt32(out.count)
                 let status = out.withUnsafeMutableBufferPointer { thr_slot_read(core, 1, 0, $0.baseAddress, &length) }
-                return status == THR_OK ? Array(out[0..<Int(length)]) : nil
+                return status == THR_STATUS_OK ? Array(out[0..<Int(length)]) : nil
             }
         }
-        #expect(store(old) == THR_OK)
+        #expect(store(old) == THR_STATUS_OK)
         let before = flash.bytesProgrammed
-        #expect(store(new) == THR_OK)
+        #expect(store(new) == THR_STATUS_OK)
         let cost = flash.bytesProgrammed - before
         #expect(cost > new.count)
         // Back to the old content, then cut at every byte of the new store.
-        #expect(store(old) == THR_OK)
+        #expect(store(old) == THR_STATUS_OK)
         var sawOld = false, sawNew = false
         for cut in stride(from: 0, through: cost, by: 1) {
             flash.cutPower(afterBytes: cut)
@@ -79,7 +79,7 @@ import ThrumTimeline
             let content = slot()
             #expect(content == old || content == new, "cut after \(cut) bytes: slot holds \(content.map { "\($0.count) bytes" } ?? "nothing")")
             if content == old { sawOld = true } else if content == new { sawNew = true }
-            if content == new { #expect(store(old) == THR_OK) }
+            if content == new { #expect(store(old) == THR_STATUS_OK) }
         }
         #expect(sawOld && sawNew)
     }
@@ -106,13 +106,13 @@ import ThrumTimeline
         do {
             let board = try SimulatedBoard(configuration, flash: SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: file))
             let status = board.withCore { core in bytes.withUnsafeBufferPointer { thr_slot_store_bytes(core, $0.baseAddress, UInt32($0.count), 0) } }
-            #expect(status == THR_OK)
+            #expect(status == THR_STATUS_OK)
         }
         let board = try SimulatedBoard(configuration, flash: SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: file))
         var length: UInt32 = 512
         var out = [UInt8](repeating: 0, count: 512)
         let status = board.withCore { core in out.withUnsafeMutableBufferPointer { thr_slot_read(core, 0, 0, $0.baseAddress, &length) } }
-        #expect(status == THR_OK)
+        #expect(status == THR_STATUS_OK)
         #expect(Array(out[0..<Int(length)]) == bytes)
     }
 }
