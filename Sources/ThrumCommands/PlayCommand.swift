@@ -44,7 +44,9 @@ struct PlayCommand: AsyncParsableCommand {
                 if rate != 1 { try await player.setPlaybackRate(rate) }
                 if looping { try await player.setLoop(enabled: true) }
                 let events = engine.events
-                let started = await engine.currentTime
+                // The host's clock, not two readings of the board's estimated clock, which clock
+                // synchronisation may move between them.
+                let started = ContinuousClock.now
                 let length = pattern.duration / rate
                 Console.current.line(String(format: "%@: playing on %@ (%.3f s%@)", file, board, length, looping ? ", looping until Ctrl-C" : ""))
                 if let memory = await engine.capabilities?.timelineMemory, player.timelineSize > memory {
@@ -56,7 +58,7 @@ struct PlayCommand: AsyncParsableCommand {
                 try await Self.waitForEnd(of: player, events: events, within: looping ? nil : length + 5)
                 meter?.cancel()
                 await meter?.value
-                let took = await engine.currentTime - started
+                let took = (ContinuousClock.now - started).secondsDouble
                 Console.current.line(String(format: "%@: done in %.3f s", file, took))
             }
         }

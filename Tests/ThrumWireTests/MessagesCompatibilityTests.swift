@@ -47,7 +47,7 @@ struct MessagesCompatibilityTests {
         for message in messages {
             let id = UInt8(message["id"] as! Int)
             guard let spec = MessageCatalog.spec(id: id) else {
-                Issue.record("message id \(id) missing from the Swift catalog: run scripts/gen-wire-catalog")
+                Issue.record("message id \(id) missing from the Swift catalog: run scripts/generate/swift_messages.py")
                 continue
             }
             #expect(spec.name == message["name"] as! String)
@@ -94,7 +94,7 @@ struct MessagesCompatibilityTests {
 
     @Test("the generated Swift messages and PROTOCOL.md's tables are what messages.json makes", .enabled(if: pythonOrCI, "python3 not found"))
     func generatedFilesAreCurrent() throws {
-        let result = try Self.run("scripts/gen-wire-catalog", "--check")
+        let result = try Self.run("scripts/generate/swift_messages.py", "--check")
         #expect(result.status == 0, "\(result.output)")
     }
 

@@ -1,5 +1,5 @@
 /// The shape of messages, as Protocol/messages.json states it. The catalog itself is generated from that
-/// file (scripts/gen-wire-catalog) so the Swift side cannot drift from the spec.
+/// file (scripts/generate/swift_messages.py) so the Swift side cannot drift from the spec.
 public indirect enum FieldType: Equatable, Hashable, Sendable {
     case u8, u16, u32, i16, i32, bool
     /// u8 byte count, then UTF-8; at most `max` bytes.

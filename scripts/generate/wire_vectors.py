@@ -4,7 +4,7 @@ written from PROTOCOL.md, message shapes from Protocol/messages.json. It never r
 the vectors check the Swift (and C) implementations against the spec, not against themselves."""
 import json, os
 
-root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 spec = json.load(open(os.path.join(root, "Protocol", "messages.json")))
 by_name = {m["name"]: m for m in spec["messages"]}
 CHANNELS = {"control": 0, "reliable": 1, "realtime": 2}

@@ -5,11 +5,11 @@ Every case's bytes are assembled by hand from Protocol/TIMELINE.md (the comments
 derivation); this script only fills in the CRC-32 field (zlib.crc32 = CRC-32/ISO-HDLC over
 bytes 0-3 then 8..end, TIMELINE.md section 3) and writes the tables. It never runs the Swift
 compiler. The token CRC stands for the four checksum bytes; BADCRC keeps them wrong on purpose.
-Run from anywhere: python3 make_vectors.py
+Run from anywhere: python3 scripts/generate/timeline_vectors.py
 """
 import json, os, zlib
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Protocol", "vectors", "timeline")
 
 
 def assemble(spec):

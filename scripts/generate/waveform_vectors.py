@@ -4,11 +4,11 @@
 Every case's bytes are written out by hand from Protocol/WAVEFORM.md section 2 (the comments give
 the derivation); this script only checks them (each valid case's bytes against its decoded fields,
 every case against a literal reading of the table's rules) and writes the tables. Waveform objects have no checksum of their own, so nothing is computed.
-It never runs the Swift compiler. Run from anywhere: python3 make_vectors.py
+It never runs the Swift compiler. Run from anywhere: python3 scripts/generate/waveform_vectors.py
 """
 import json, os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Protocol", "vectors", "waveform")
 HEAD = "57 46 01 00"  # magic "WF", version 1, format 0 (signed 8-bit mono)
 
 
