@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ThrumModel
 
-/// Every real file in ../shared/corpus: full patterns load, fragments and invalid Lofelt files are rejected with the reason.
+/// Every real file in the corpus: full patterns load, fragments and invalid Lofelt files are rejected with the reason.
 @Suite(.enabled(if: corpusIsAvailable, "no corpus of real pattern files beside the checkout"))
 struct CorpusTests {
     /// The two AHAP fragments (a lone `Event`, a lone `EventParameters`), which are not patterns.

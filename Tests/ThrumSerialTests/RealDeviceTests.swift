@@ -7,7 +7,7 @@ import Testing
 @testable import ThrumSerial
 import ThrumTransport
 
-/// The real libserialport on this machine: it refuses pseudo-terminals (DESIGN.md decision 3),
+/// The real libserialport on this machine: it refuses pseudo-terminals (ARCHITECTURE.md decision 3),
 /// and the opener serves them with termios.
 @Suite(.timeLimit(.minutes(1))) struct RealDeviceTests {
     @Test("libserialport itself refuses a pseudo-terminal, naming sp_get_port_by_name")

@@ -1,4 +1,4 @@
-/// What a board says it can do, from its INFO (PROTOCOL.md §4.1, DESIGN.md decision 7): the host plans with
+/// What a board says it can do, from its INFO (PROTOCOL.md §4.1, ARCHITECTURE.md decision 7): the host plans with
 /// these numbers and never assumes a limit the board did not state.
 public struct BoardCapabilities: Equatable, Sendable {
     public enum ActuatorKind: Equatable, Sendable {
