@@ -1,5 +1,6 @@
 import PropertyBased
 import ThrumModel
+import ThrumTesting
 @testable import ThrumTimeline
 
 /// Random patterns and byte strings for the property tests.
@@ -16,38 +17,7 @@ enum Generators {
     static let bytesGenerator = Generator<[UInt8], Shrink.None<[UInt8]>> { rng in plausibleBytes(using: &rng) }
 
     static func sanePattern(using rng: inout some RandomNumberGenerator) -> HapticPattern {
-        var pattern = HapticPattern()
-        for _ in 0..<Int.random(in: 0...10, using: &rng) {
-            let type = HapticEventType.allCases.randomElement(using: &rng)!
-            let time = Double.random(in: 0...3, using: &rng)
-            let duration = type.isContinuous || Bool.random(using: &rng) ? Double.random(in: 0...1.5, using: &rng) : 0
-            var parameters: [EventParameter] = []
-            for id in EventParameterID.allCases where Bool.random(using: &rng) {
-                parameters.append(EventParameter(id, Float.random(in: id.range.min...id.range.max, using: &rng)))
-            }
-            var waveform: AudioWaveform?
-            if type == .audioCustom {
-                switch Int.random(in: 0...2, using: &rng) {
-                case 0: waveform = AudioWaveform(path: "sound\(Int.random(in: 0...3, using: &rng)).wav")
-                case 1: waveform = AudioWaveform(resourceID: Int.random(in: 0...1000, using: &rng), loopEnabled: Bool.random(using: &rng))
-                default: waveform = nil
-                }
-            }
-            pattern.events.append(HapticEvent(type, time: time, duration: duration, parameters: parameters, waveform: waveform))
-        }
-        for _ in 0..<Int.random(in: 0...3, using: &rng) {
-            let id = DynamicParameterID.allCases.randomElement(using: &rng)!
-            pattern.parameters.append(DynamicParameter(id, value: Float.random(in: id.range.min...id.range.max, using: &rng),
-                                                       time: Double.random(in: 0...3, using: &rng)))
-        }
-        for _ in 0..<Int.random(in: 0...3, using: &rng) {
-            let id = DynamicParameterID.allCases.randomElement(using: &rng)!
-            let points = (0..<Int.random(in: 0...20, using: &rng)).map { _ in
-                ControlPoint(time: Double.random(in: 0...1, using: &rng), value: Float.random(in: id.range.min...id.range.max, using: &rng))
-            }
-            pattern.parameterCurves.append(ParameterCurve(id, time: Double.random(in: 0...3, using: &rng), controlPoints: points))
-        }
-        return pattern
+        HapticPattern.random(.designer, using: &rng)
     }
 
     static func wildTime(using rng: inout some RandomNumberGenerator) -> Double {
