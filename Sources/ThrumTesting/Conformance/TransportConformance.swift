@@ -2,7 +2,7 @@ import ThrumTransport
 /// Makes a fresh pair of connected transports: what the first writes, the second reads, and back.
 public typealias TransportPairFactory = @Sendable () async throws -> (any ByteTransport, any ByteTransport)
 
-/// The behaviour every ``ByteTransport`` must show, as checks that any test target can run
+/// The behaviour every `ByteTransport` must show, as checks that any test target can run
 /// against its own transports (in-memory, termios on a pseudo-terminal, fault injection with
 /// no faults, and later libserialport on a loopback):
 ///
