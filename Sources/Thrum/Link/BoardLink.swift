@@ -184,7 +184,7 @@ actor BoardLink {
             do { try session.send(message, at: clock.now) } catch {
                 for sent in tags { expected.remove(sent) }
                 pump()
-                throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
+                throw HapticEngineError.notSent(message.type.name, cause: error)
             }
             expected.insert(tag)
             tags.append(tag)
@@ -240,7 +240,7 @@ actor BoardLink {
             return
         }
         do { try session.send(message, at: clock.now) } catch {
-            throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
+            throw HapticEngineError.notSent(message.type.name, cause: error)
         }
         pump()
     }
@@ -276,7 +276,7 @@ actor BoardLink {
         for message in messages {
             do { try session.send(message, at: clock.now) } catch {
                 if let active = uploads.removeValue(forKey: upload) {
-                    active.continuation.resume(throwing: HapticEngineError.link("upload could not be sent: \(error)"))
+                    active.continuation.resume(throwing: HapticEngineError.notSent("upload", cause: error))
                 }
                 return
             }
@@ -325,7 +325,7 @@ actor BoardLink {
                 let capabilities = try BoardCapabilities(info: info)
                 connectWaiter?.resume(returning: capabilities)
             } catch {
-                connectWaiter?.resume(throwing: HapticEngineError.link("the board's INFO is invalid: \(error)"))
+                connectWaiter?.resume(throwing: HapticEngineError.invalidBoardInfo(error))
             }
             connectWaiter = nil
         case .versionMismatch(let host, let board):
@@ -340,7 +340,7 @@ actor BoardLink {
             failWaiters(error)
             notify.yield(.reset(previousEpoch: previous, newEpoch: new))
         case .failed(let failure):
-            fail(.link("the board stopped answering (\(failure))"))
+            fail(.linkFailed(failure))
         }
     }
 
@@ -390,18 +390,13 @@ actor BoardLink {
         }
     }
 
-    private func transportEnded(_ error: any Error) {
-        let reason: HapticEngineError
-        if let transportError = error as? TransportError {
-            reason = transportError.reason == .closed
-                ? .engineNotRunning("the connection to \(transport.name) was closed")
-                : .deviceLost(device: transport.name, cause: transportError.description)
-        } else if error is CancellationError {
-            return
+    private func transportEnded(_ error: any Error & Sendable) {
+        if error is CancellationError { return }
+        if let transportError = error as? TransportError, transportError.reason == .closed {
+            fail(.engineNotRunning("the connection to \(transport.name) was closed"))
         } else {
-            reason = .deviceLost(device: transport.name, cause: "\(error)")
+            fail(.deviceLost(device: transport.name, cause: .init(error)))
         }
-        fail(reason)
     }
 
     /// The link is down for good: fail everything waiting and tell the engine.

@@ -117,7 +117,7 @@ final class Streamer {
             }
         }
         guard let best else {
-            throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, pieceSize: memory / 2, reason: "\(failure.map { "\($0)" } ?? "")")
+            throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, pieceSize: memory / 2, cause: failure.map(HapticEngineError.Cause.init))
         }
         return best.pieces
     }
