@@ -357,22 +357,7 @@ actor BoardLink {
                 arrived[tag] = message
                 return
             }
-            for (id, var active) in uploads {
-                let replies = active.upload.handle(message, payloadLimit: session.preferredPayload)
-                switch active.upload.state {
-                case .committed(let handle):
-                    uploads[id] = nil
-                    active.progress?(active.upload.bytes.count, active.upload.bytes.count)
-                    active.continuation.resume(returning: handle)
-                case .failed(let status, let during):
-                    uploads[id] = nil
-                    active.continuation.resume(throwing: HapticEngineError.board(status: status, request: during))
-                default:
-                    uploads[id] = active
-                    active.progress?(active.upload.confirmed, active.upload.bytes.count)
-                    send(replies, failing: id)
-                }
-            }
+            advanceUploads(with: message)
         case .playerFinished(let finished):
             notify.yield(.playerFinished(player: finished.player, boardTime: finished.atTime))
         case .late(let late):
@@ -387,6 +372,27 @@ actor BoardLink {
             notify.yield(.log(level: .error, text: "the board refused a message: \(report.status), \(report.detail)"))
         default:
             break
+        }
+    }
+
+    /// A reply no request waits for belongs to an upload: each upload takes what is its own and
+    /// answers with its next chunks, or ends committed or refused.
+    private func advanceUploads(with message: WireMessage) {
+        for (id, var active) in uploads {
+            let replies = active.upload.handle(message, payloadLimit: session.preferredPayload)
+            switch active.upload.state {
+            case .committed(let handle):
+                uploads[id] = nil
+                active.progress?(active.upload.bytes.count, active.upload.bytes.count)
+                active.continuation.resume(returning: handle)
+            case .failed(let status, let during):
+                uploads[id] = nil
+                active.continuation.resume(throwing: HapticEngineError.board(status: status, request: during))
+            default:
+                uploads[id] = active
+                active.progress?(active.upload.confirmed, active.upload.bytes.count)
+                send(replies, failing: id)
+            }
         }
     }
 
