@@ -10,7 +10,8 @@ public struct SimulatedHost {
     /// Step by which `run` advances the board when nothing is due sooner (microseconds).
     public var stepMicroseconds: UInt64 = 1000
 
-    public init(board: SimulatedBoard, configuration: LinkConfiguration = LinkConfiguration(role: .host)) {
+    /// For tests in this package: a host that runs the board in its own steps.
+    package init(board: SimulatedBoard, configuration: LinkConfiguration = LinkConfiguration(role: .host)) {
         self.board = board
         self.session = LinkSession(configuration: configuration)
     }

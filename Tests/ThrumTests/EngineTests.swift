@@ -182,6 +182,21 @@ struct EngineTests {
         }
     }
 
+    @Test("an error keeps the error that caused it as a value, and says it in the same words")
+    func typedCause() async throws {
+        let engine = HapticEngine(device: .path("/dev/thrum-no-such-board"), manualClock: ManualClock())
+        do {
+            try await engine.start()
+            Issue.record("opened a device that is not there")
+        } catch HapticEngineError.openFailed(let device, let cause) {
+            let transport = try #require(cause.error as? TransportError)
+            #expect(transport.reason == .notFound)
+            #expect("\(HapticEngineError.openFailed(device: device, cause: cause))" == "cannot open \(device): \(transport)")
+            #expect(cause == HapticEngineError.Cause(transport))
+            #expect(cause != HapticEngineError.Cause(TransportError(.busy, device: device)))
+        }
+    }
+
     static func firstFinished(_ events: AsyncStream<HapticEngineEvent>) async -> Int? {
         for await event in events {
             if case .playerFinished(let id) = event { return id }

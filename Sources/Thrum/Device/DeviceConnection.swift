@@ -25,10 +25,8 @@ struct DeviceConnection: Sendable {
         case .path, .usb:
             do {
                 return DeviceConnection(transport: try SerialDevice.open(address.description).transport, simulator: nil)
-            } catch let error as TransportError {
-                throw HapticEngineError.openFailed(device: address.description, cause: error.description)
             } catch {
-                throw HapticEngineError.openFailed(device: address.description, cause: "\(error)")
+                throw HapticEngineError.openFailed(device: address.description, cause: .init(error))
             }
         }
     }

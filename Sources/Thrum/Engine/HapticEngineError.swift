@@ -1,18 +1,26 @@
 import ThrumWire
 
 /// What went wrong, with a Core Haptics error code (``code``) and, in ``description``, the cause
-/// in words a user can act on.
+/// in words a user can act on. Where an error from a lower layer caused it (a `TransportError`, a
+/// `LinkFailure`, …), the case keeps that error as a value, for code to inspect.
 public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The device address is not one Thrum understands.
     case badDeviceAddress(String)
-    /// The device could not be opened (busy, permission denied, missing); the cause says which.
-    case openFailed(device: String, cause: String)
+    /// The device could not be opened (busy, permission denied, missing); the cause says which
+    /// (usually a `TransportError`).
+    case openFailed(device: String, cause: Cause)
     /// The device went away while in use (unplugged, closed by the other side).
-    case deviceLost(device: String, cause: String)
+    case deviceLost(device: String, cause: Cause)
     /// The board speaks another major version of the protocol.
     case versionMismatch(host: String, board: String)
-    /// The link failed (no answer, retransmissions exhausted) or refused a message.
+    /// The link failed or a reply made no sense.
     case link(String)
+    /// The board stopped answering: retransmissions or the handshake ran out.
+    case linkFailed(LinkFailure)
+    /// The link refused to send a message (`what`: the message's name, or "upload").
+    case notSent(String, cause: LinkError)
+    /// The board's INFO does not describe a board the host can drive.
+    case invalidBoardInfo(BoardCapabilities.InvalidCapabilities)
     /// The board rebooted; requests in flight may or may not have run.
     case boardReset(discardedMessages: Int)
     /// The board refused a request with a status.
@@ -20,8 +28,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     /// The board has too little timeline memory for a pattern.
     case outOfTimelineMemory(needed: Int, available: Int)
     /// A pattern larger than the board's timeline memory that cannot be cut into pieces of
-    /// `pieceSize` (too much sounds at once somewhere).
-    case cannotStream(size: Int, memory: Int, pieceSize: Int, reason: String)
+    /// `pieceSize` (too much sounds at once somewhere); `cause`: the segmenter's error, if any.
+    case cannotStream(size: Int, memory: Int, pieceSize: Int, cause: Cause?)
     /// An audio file that cannot be registered, or an audio resource ID that is not registered.
     case audioResource(String)
     /// The engine is not running (not started yet, stopped, or its link is down).
@@ -39,7 +47,7 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     public var code: Int {
         switch self {
         case .badDeviceAddress, .openFailed: -4810  // serverInitFailed
-        case .deviceLost, .link, .boardReset: -4811  // serverInterrupted
+        case .deviceLost, .link, .linkFailed, .notSent, .invalidBoardInfo, .boardReset: -4811  // serverInterrupted
         case .versionMismatch: -4809  // notSupported
         case .board(let status, _):
             switch status {
@@ -71,14 +79,20 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "the board speaks protocol \(board) but this host speaks \(host): update the firmware or Thrum so the major versions match"
         case .link(let text):
             "link: \(text)"
+        case .linkFailed(let failure):
+            "link: the board stopped answering (\(failure))"
+        case .notSent(let what, let cause):
+            "link: \(what) could not be sent: \(cause)"
+        case .invalidBoardInfo(let cause):
+            "link: the board's INFO is invalid: \(cause)"
         case .boardReset(let discarded):
             "the board rebooted (\(discarded) message\(discarded == 1 ? "" : "s") in flight may not have run); restart the engine"
         case .board(let status, let request):
             "the board refused \(request.name): \(status.map { "\($0)" } ?? "unknown status")"
         case .outOfTimelineMemory(let needed, let available):
             "the pattern needs \(needed) bytes of timeline memory but the board has \(available)"
-        case .cannotStream(let size, let memory, let pieceSize, let reason):
-            "the pattern (\(size) bytes) is larger than the board's timeline memory (\(memory) bytes) and cannot be streamed in pieces of \(pieceSize) bytes: \(reason)"
+        case .cannotStream(let size, let memory, let pieceSize, let cause):
+            "the pattern (\(size) bytes) is larger than the board's timeline memory (\(memory) bytes) and cannot be streamed in pieces of \(pieceSize) bytes: \(cause?.description ?? "")"
         case .audioResource(let why):
             "audio resource: \(why)"
         case .engineNotRunning(let why):
@@ -93,4 +107,26 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "invalid time \(time): times are engine seconds, finite and not negative"
         }
     }
+}
+
+extension HapticEngineError {
+    /// The error underneath one of the engine's: kept as a value (`error as? TransportError`)
+    /// rather than as words, and described as that error describes itself.
+    public struct Cause: Sendable, Equatable, CustomStringConvertible {
+        public let error: any Error & Sendable
+
+        public init(_ error: any Error & Sendable) { self.error = error }
+
+        public var description: String { "\(error)" }
+
+        /// Equal when both errors are of one Equatable type and equal as that type.
+        public static func == (lhs: Cause, rhs: Cause) -> Bool {
+            guard let left = (lhs.error as Any) as? any Equatable else { return false }
+            return left.isEqual(to: rhs.error)
+        }
+    }
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self) == self }
 }

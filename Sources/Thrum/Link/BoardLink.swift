@@ -184,7 +184,7 @@ actor BoardLink {
             do { try session.send(message, at: clock.now) } catch {
                 for sent in tags { expected.remove(sent) }
                 pump()
-                throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
+                throw HapticEngineError.notSent(message.type.name, cause: error)
             }
             expected.insert(tag)
             tags.append(tag)
@@ -240,7 +240,7 @@ actor BoardLink {
             return
         }
         do { try session.send(message, at: clock.now) } catch {
-            throw HapticEngineError.link("\(message.type.name) could not be sent: \(error)")
+            throw HapticEngineError.notSent(message.type.name, cause: error)
         }
         pump()
     }
@@ -276,7 +276,7 @@ actor BoardLink {
         for message in messages {
             do { try session.send(message, at: clock.now) } catch {
                 if let active = uploads.removeValue(forKey: upload) {
-                    active.continuation.resume(throwing: HapticEngineError.link("upload could not be sent: \(error)"))
+                    active.continuation.resume(throwing: HapticEngineError.notSent("upload", cause: error))
                 }
                 return
             }
@@ -325,7 +325,7 @@ actor BoardLink {
                 let capabilities = try BoardCapabilities(info: info)
                 connectWaiter?.resume(returning: capabilities)
             } catch {
-                connectWaiter?.resume(throwing: HapticEngineError.link("the board's INFO is invalid: \(error)"))
+                connectWaiter?.resume(throwing: HapticEngineError.invalidBoardInfo(error))
             }
             connectWaiter = nil
         case .versionMismatch(let host, let board):
@@ -340,7 +340,7 @@ actor BoardLink {
             failWaiters(error)
             notify.yield(.reset(previousEpoch: previous, newEpoch: new))
         case .failed(let failure):
-            fail(.link("the board stopped answering (\(failure))"))
+            fail(.linkFailed(failure))
         }
     }
 
@@ -357,22 +357,7 @@ actor BoardLink {
                 arrived[tag] = message
                 return
             }
-            for (id, var active) in uploads {
-                let replies = active.upload.handle(message, payloadLimit: session.preferredPayload)
-                switch active.upload.state {
-                case .committed(let handle):
-                    uploads[id] = nil
-                    active.progress?(active.upload.bytes.count, active.upload.bytes.count)
-                    active.continuation.resume(returning: handle)
-                case .failed(let status, let during):
-                    uploads[id] = nil
-                    active.continuation.resume(throwing: HapticEngineError.board(status: status, request: during))
-                default:
-                    uploads[id] = active
-                    active.progress?(active.upload.confirmed, active.upload.bytes.count)
-                    send(replies, failing: id)
-                }
-            }
+            advanceUploads(with: message)
         case .playerFinished(let finished):
             notify.yield(.playerFinished(player: finished.player, boardTime: finished.atTime))
         case .late(let late):
@@ -390,18 +375,34 @@ actor BoardLink {
         }
     }
 
-    private func transportEnded(_ error: any Error) {
-        let reason: HapticEngineError
-        if let transportError = error as? TransportError {
-            reason = transportError.reason == .closed
-                ? .engineNotRunning("the connection to \(transport.name) was closed")
-                : .deviceLost(device: transport.name, cause: transportError.description)
-        } else if error is CancellationError {
-            return
-        } else {
-            reason = .deviceLost(device: transport.name, cause: "\(error)")
+    /// A reply no request waits for belongs to an upload: each upload takes what is its own and
+    /// answers with its next chunks, or ends committed or refused.
+    private func advanceUploads(with message: WireMessage) {
+        for (id, var active) in uploads {
+            let replies = active.upload.handle(message, payloadLimit: session.preferredPayload)
+            switch active.upload.state {
+            case .committed(let handle):
+                uploads[id] = nil
+                active.progress?(active.upload.bytes.count, active.upload.bytes.count)
+                active.continuation.resume(returning: handle)
+            case .failed(let status, let during):
+                uploads[id] = nil
+                active.continuation.resume(throwing: HapticEngineError.board(status: status, request: during))
+            default:
+                uploads[id] = active
+                active.progress?(active.upload.confirmed, active.upload.bytes.count)
+                send(replies, failing: id)
+            }
         }
-        fail(reason)
+    }
+
+    private func transportEnded(_ error: any Error & Sendable) {
+        if error is CancellationError { return }
+        if let transportError = error as? TransportError, transportError.reason == .closed {
+            fail(.engineNotRunning("the connection to \(transport.name) was closed"))
+        } else {
+            fail(.deviceLost(device: transport.name, cause: .init(error)))
+        }
     }
 
     /// The link is down for good: fail everything waiting and tell the engine.

@@ -11,22 +11,34 @@ public struct FlashSlot: Sendable, Equatable {
     public var playsAtBoot: Bool
 }
 
-extension HapticEngine {
-    /// Stores `pattern`'s compiled timeline in flash slot `slot` (atomically on the board: a power
-    /// cut leaves the old content or the new). `progress(sent, total)` follows the upload.
-    public func storeInFlash(_ pattern: HapticPattern, slot: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws {
-        try checkSlot(slot)
-        let timeline = try Self.compile(audioResources.resolve(pattern))
-        if let size = capabilities?.flashSlotSize, timeline.bytes.count > size {
-            throw HapticEngineError.flash("the pattern's timeline is \(timeline.bytes.count) bytes; a flash slot holds \(size)")
-        }
-        let handle = try await load(timeline, progress: progress)
-        try await runningLink().command { .slotStore(tag: $0, handle: handle, slot: UInt8(slot)) }
+/// The board's flash slots: storing a timeline the board holds, listing, reading back, erasing,
+/// and playing a slot on a board player.
+final class FlashStore {
+    /// Marks a board player that plays from flash, not from a timeline in memory.
+    static let noHandle: UInt8 = 0xFF
+
+    private let session: BoardSession
+    private let players: PlayerTable
+    private let timelines: TimelineStore
+
+    init(session: BoardSession, players: PlayerTable, timelines: TimelineStore) {
+        self.session = session
+        self.players = players
+        self.timelines = timelines
     }
 
-    /// Every flash slot with its use, size and hash.
-    public func flashSlots() async throws -> [FlashSlot] {
-        let reply = try await runningLink().request { .slotList(tag: $0) }
+    /// Uploads `timeline` (unless the board holds it) and stores it in `slot` (checked by the
+    /// caller before it compiled the pattern).
+    nonisolated(nonsending) func store(_ timeline: CompiledTimeline, slot: Int, progress: (@Sendable (Int, Int) -> Void)?) async throws {
+        if let size = session.capabilities?.flashSlotSize, timeline.bytes.count > size {
+            throw HapticEngineError.flash("the pattern's timeline is \(timeline.bytes.count) bytes; a flash slot holds \(size)")
+        }
+        let handle = try await timelines.load(timeline, progress: progress)
+        try await session.runningLink().command { .slotStore(tag: $0, handle: handle, slot: UInt8(slot)) }
+    }
+
+    nonisolated(nonsending) func slots() async throws -> [FlashSlot] {
+        let reply = try await session.runningLink().request { .slotList(tag: $0) }
         try BoardLink.check(reply, for: .slotList)
         guard case .slotListReply(let list) = reply else { throw HapticEngineError.link("SLOT_LIST answered with \(reply.type.name)") }
         return list.slots.map { entry in
@@ -35,13 +47,13 @@ extension HapticEngine {
         }
     }
 
-    /// The bytes stored in a slot: the compiled timeline, byte for byte.
-    public func readFlash(slot: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> [UInt8] {
+    /// The bytes stored in `slot`, read piece by piece and checked against the slot's hash.
+    nonisolated(nonsending) func read(slot: Int, progress: (@Sendable (Int, Int) -> Void)?) async throws -> [UInt8] {
         try checkSlot(slot)
-        guard let listed = try await flashSlots().first(where: { $0.index == slot }), listed.isUsed else {
+        guard let listed = try await slots().first(where: { $0.index == slot }), listed.isUsed else {
             throw HapticEngineError.flash("slot \(slot) is empty")
         }
-        let link = try runningLink()
+        let link = try session.runningLink()
         let piece = max(1, await link.preferredPayload - 16)  // SLOT_DATA's fields besides the data
         var bytes: [UInt8] = []
         while bytes.count < listed.size {
@@ -61,36 +73,27 @@ extension HapticEngine {
         return bytes
     }
 
-    /// Empties a slot.
-    public func eraseFlash(slot: Int) async throws {
+    nonisolated(nonsending) func erase(slot: Int) async throws {
         try checkSlot(slot)
-        try await runningLink().command { .slotErase(tag: $0, slot: UInt8(slot)) }
+        try await session.runningLink().command { .slotErase(tag: $0, slot: UInt8(slot)) }
     }
 
-    /// Plays a slot's timeline on one of the board's players; returns once the board accepted it,
-    /// with the player number that ``HapticEngineEvent/playerFinished(player:)`` will name.
-    @discardableResult
-    public func playFlash(slot: Int, atTime time: Double = HapticEngine.timeImmediate) async throws -> Int {
-        try checkSlot(slot)
-        let at = try Self.boardTime(time)
-        let id = players.register()
+    /// Plays `slot` on a board player for player `id`; gives the board player back if the board
+    /// refuses.
+    nonisolated(nonsending) func play(slot: Int, player id: Int, at: UInt32) async throws {
         guard let boardPlayer = players.assign(id, handle: Self.noHandle)?.index else {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }
         do {
-            try await runningLink().command { .slotPlay(tag: $0, slot: UInt8(slot), player: UInt8(boardPlayer), atTime: at) }
+            try await session.runningLink().command { .slotPlay(tag: $0, slot: UInt8(slot), player: UInt8(boardPlayer), atTime: at) }
         } catch {
             players.release(id)
             throw error
         }
-        return id
     }
 
-    /// Marks a board player that plays from flash, not from a timeline in memory.
-    static let noHandle: UInt8 = 0xFF
-
-    private func checkSlot(_ slot: Int) throws {
-        let count = capabilities?.flashSlots ?? 0
+    func checkSlot(_ slot: Int) throws {
+        let count = session.capabilities?.flashSlots ?? 0
         guard (0..<count).contains(slot) else {
             throw HapticEngineError.flash(count == 0 ? "the board has no flash slots" : "slot \(slot) does not exist: the board has slots 0…\(count - 1)")
         }

@@ -6,7 +6,10 @@ import ThrumWire
 /// takes a board player when it starts and gives it back when its pattern finishes, stops or is
 /// cancelled. When every board player is busy, the one started longest ago is taken over (its
 /// pattern is cut short, as starting a new sound would on a device with few voices).
-struct PlayerTable: Sendable {
+///
+/// A class: the engine's collaborators that start players (plain and streamed) share one table,
+/// all on the engine's actor.
+final class PlayerTable {
     private struct BoardPlayer: Sendable {
         var player: Int
         var handle: UInt8
@@ -22,20 +25,20 @@ struct PlayerTable: Sendable {
     private var completions: [Int: @Sendable ((any Error)?) -> Void] = [:]
     private var settings: [Int: PlayerSettings] = [:]
 
-    mutating func resize(to count: Int) {
+    func resize(to count: Int) {
         if boardPlayers.count != count { boardPlayers = Array(repeating: nil, count: max(0, count)) }
         forgetBoardStates()
     }
 
     /// A new connection or a reboot: what the board players hold is not known.
-    mutating func forgetBoardStates() {
+    func forgetBoardStates() {
         boardStates = Array(repeating: nil, count: boardPlayers.count)
     }
 
     /// The messages that follow a start on board player `index` so that it plays with `wanted` and
     /// a neutral run-time layer, whatever an earlier start left on it (SEMANTICS.md §3.1); records
     /// the board player as holding that.
-    mutating func preparation(of index: Int, for wanted: PlayerSettings) -> [MessageMaker] {
+    func preparation(of index: Int, for wanted: PlayerSettings) -> [MessageMaker] {
         let held = boardStates.indices.contains(index) ? boardStates[index] : nil
         let player = UInt8(index)
         var messages: [MessageMaker] = []
@@ -52,20 +55,20 @@ struct PlayerTable: Sendable {
     }
 
     /// A setting sent to board player `index` while it plays.
-    mutating func update(_ index: Int, _ change: (inout PlayerSettings) -> Void) {
+    func update(_ index: Int, _ change: (inout PlayerSettings) -> Void) {
         guard boardStates.indices.contains(index), boardStates[index] != nil else { return }
         change(&boardStates[index]!.settings)
     }
 
     /// Run-time controls sent to board player `index`: the next start there makes them neutral.
-    mutating func touched(_ parameters: some Sequence<WireParameter>, on index: Int) {
+    func touched(_ parameters: some Sequence<WireParameter>, on index: Int) {
         guard boardStates.indices.contains(index) else { return }
         var state = boardStates[index] ?? BoardPlayerState()
         state.runtimeTouched.formUnion(parameters)
         boardStates[index] = state
     }
 
-    mutating func register() -> Int {
+    func register() -> Int {
         defer { nextPlayerID += 1 }
         return nextPlayerID
     }
@@ -84,7 +87,7 @@ struct PlayerTable: Sendable {
     /// else the one started longest ago (its pattern is cut short: `displaced` names whose).
     /// `keeping`: board players to leave alone (those a streamed pattern's pieces are on). Nil
     /// when the board has no players to give.
-    mutating func assign(_ player: Int, handle: UInt8, keeping kept: Set<Int> = []) -> (index: Int, displaced: Int?)? {
+    func assign(_ player: Int, handle: UInt8, keeping kept: Set<Int> = []) -> (index: Int, displaced: Int?)? {
         let candidates = boardPlayers.indices.filter { !kept.contains($0) }
         guard !candidates.isEmpty else { return nil }
         startCounter += 1
@@ -97,18 +100,18 @@ struct PlayerTable: Sendable {
     }
 
     /// The board player finished; returns the player that was on it.
-    mutating func finished(boardPlayer index: Int) -> Int? {
+    func finished(boardPlayer index: Int) -> Int? {
         guard boardPlayers.indices.contains(index), let entry = boardPlayers[index] else { return nil }
         boardPlayers[index] = nil
         return entry.player
     }
 
     /// Gives back every board player `player` holds.
-    mutating func release(_ player: Int) {
+    func release(_ player: Int) {
         for index in boardPlayers(of: player) { boardPlayers[index] = nil }
     }
 
-    mutating func finishAll() {
+    func finishAll() {
         boardPlayers = Array(repeating: nil, count: boardPlayers.count)
     }
 
@@ -122,7 +125,7 @@ struct PlayerTable: Sendable {
         set { settings[player] = newValue }
     }
 
-    mutating func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for player: Int) {
+    func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for player: Int) {
         completions[player] = handler
     }
 

@@ -1,0 +1,182 @@
+import ThrumWire
+
+/// Starting and stopping, auto shutdown, the app's handlers, and what the link reports.
+extension HapticEngine {
+    /// Whether the engine puts the board's drivers in standby after ``autoShutdownDelay`` with
+    /// no player playing, and stops with ``StoppedReason/idleTimeout``; the next ``start()``
+    /// wakes them (Core Haptics' `isAutoShutdownEnabled`).
+    public var isAutoShutdownEnabled: Bool { idle.isEnabled }
+    public var autoShutdownDelay: Duration { idle.delay }
+
+    /// Called when the engine stops for a reason other than ``stop()``.
+    public var stoppedHandler: (@Sendable (StoppedReason) -> Void)? {
+        get { handlers.stopped }
+        set { handlers.stopped = newValue }
+    }
+
+    /// Called when the board rebooted; restart the engine from it (players keep working).
+    public var resetHandler: (@Sendable () -> Void)? {
+        get { handlers.reset }
+        set { handlers.reset = newValue }
+    }
+
+    /// Opens the device (once), shakes hands with the board and wakes its drivers.
+    public func start() async throws {
+        if isRunning { return }
+        let link = try session.openLink { link in
+            Task { [weak self] in
+                for await event in link.notifications {
+                    await self?.handle(event, from: link)
+                }
+            }
+        }
+        let capabilities = try await link.connect()
+        session.capabilities = capabilities
+        players.resize(to: capabilities.players)
+        try await link.command { .engineStart(tag: $0) }
+        session.isRunning = true
+        emit.yield(.started)
+        noteActivity()
+    }
+
+    /// Stops every player, puts the drivers in standby and closes the device.
+    public func stop() async {
+        guard let link = session.link else { return }
+        if isRunning { await session.standby(link) }
+        await shutDown(link: link, reason: nil)
+    }
+
+    /// Stops as ``stop()`` does, then tells the stopped handler and the events why (Core Haptics'
+    /// layer: a finished handler that answered `.stopEngine` on its own queue).
+    package func stop(reporting reason: StoppedReason) async {
+        guard let link = session.link else { return }
+        if isRunning { await session.standby(link) }
+        await shutDown(link: link, reason: reason)
+    }
+
+    /// Calls `handler` once every player has finished; its answer says whether the engine stops.
+    public func notifyWhenPlayersFinished(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
+        handlers.finished = handler
+    }
+
+    /// Core Haptics' form: when the engine is stopped or no player plays, `handler` is called at
+    /// once (as Apple documents); otherwise once every player has finished.
+    package func notifyWhenPlayersFinishedOrNow(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
+        if !isRunning || nothingPlaying {
+            handlers.finished = nil
+            if handler(nil) == .stopEngine, isRunning { stopSoon(reporting: .notifyWhenFinished) }
+        } else {
+            handlers.finished = handler
+        }
+    }
+
+    public func setAutoShutdown(enabled: Bool, after delay: Duration = .seconds(2)) {
+        idle.configure(enabled: enabled, delay: delay)
+        noteActivity()
+    }
+
+    public func setStoppedHandler(_ handler: (@Sendable (StoppedReason) -> Void)?) { handlers.stopped = handler }
+    public func setResetHandler(_ handler: (@Sendable () -> Void)?) { handlers.reset = handler }
+
+    /// No board player busy and no streamed pattern between pieces.
+    var nothingPlaying: Bool { players.activeCount == 0 && streams.isEmpty }
+
+    /// Something played or stopped: restart the idle countdown if nothing plays now.
+    func noteActivity() {
+        let canIdle = isRunning && nothingPlaying && session.link != nil
+        guard let generation = idle.activity(canIdle: canIdle), let link = session.link else { return }
+        let clock = session.clock
+        let deadline = clock.now + idle.delay
+        Task { [weak self] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            await self?.idleTimedOut(generation: generation, link: link)
+        }
+    }
+
+    private func idleTimedOut(generation: Int, link source: BoardLink) async {
+        guard idle.isCurrent(generation), isRunning, nothingPlaying, source === session.link else { return }
+        session.isRunning = false
+        await session.standby(source)
+        reportStopped(.idleTimeout)
+    }
+
+    /// Tells the events' subscribers and the stopped handler why the engine stopped by itself.
+    private func reportStopped(_ reason: StoppedReason) {
+        emit.yield(.stopped(reason))
+        handlers.stopped?(reason)
+    }
+
+    /// Stops in a task of its own: a finished handler asked to, and its caller must not wait.
+    private func stopSoon(reporting reason: StoppedReason) {
+        Task { [weak self] in await self?.stop(reporting: reason) }
+    }
+
+    private func handle(_ event: BoardLinkEvent, from source: BoardLink) async {
+        guard source === session.link else { return }
+        switch event {
+        case .playerFinished(let boardPlayer, _):
+            playerFinished(boardPlayer: Int(boardPlayer))
+        case .late(_, let lateBy):
+            emit.yield(.late(seconds: Double(lateBy) / 1e6))
+        case .fault(let fault, let channel):
+            emit.yield(.fault(fault, channel: channel))
+        case .engineStopped(let reason):
+            boardStopped(reason)
+        case .log(let level, let text):
+            emit.yield(.log(level: level, text: text))
+        case .reset:
+            boardReset()
+        case .down(let error):
+            await shutDown(link: source, reason: .deviceLost(error))
+        }
+    }
+
+    private func boardStopped(_ reason: WireStopReason) {
+        guard isRunning else { return }
+        session.isRunning = false
+        let stopped: StoppedReason = switch reason {
+        case .fault: .boardFault
+        case .keepaliveLapsed: .keepAliveLapsed
+        case .idleStandby: .idleTimeout
+        default: .systemError
+        }
+        players.finishAll()
+        streams.removeAll()
+        reportStopped(stopped)
+    }
+
+    /// The board lost its timelines and players; players re-upload on their next start.
+    private func boardReset() {
+        timelines.removeAll()
+        players.finishAll()
+        players.forgetBoardStates()
+        streams.removeAll()
+        session.isRunning = false
+        emit.yield(.reset)
+        handlers.reset?()
+    }
+
+    private func shutDown(link source: BoardLink, reason: StoppedReason?) async {
+        guard source === session.link else { return }
+        let wasRunning = isRunning
+        session.isRunning = false
+        let connection = session.detach()
+        timelines.removeAll()
+        players.finishAll()
+        streams.removeAll()
+        await source.close()
+        connection?.simulator?.cancel()
+        if let reason, wasRunning { reportStopped(reason) }
+    }
+
+    func playerFinished(boardPlayer: Int) {
+        if streamer.pieceFinished(boardPlayer: boardPlayer) { return }
+        guard let id = players.finished(boardPlayer: boardPlayer) else { return }
+        emit.yield(.playerFinished(player: id))
+        players.completion(of: id)?(nil)
+        noteActivity()
+        if nothingPlaying, let handler = handlers.takeFinished(), handler(nil) == .stopEngine {
+            stopSoon(reporting: .notifyWhenFinished)
+        }
+    }
+}
