@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Thrum: the Core Haptics model on custom haptic hardware.
 // Module map and dependency direction: ARCHITECTURE.md (every module depends downward only).
 import PackageDescription
