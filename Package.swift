@@ -22,6 +22,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // Library logging: Thrum logs through swift-log's `Logger`; the app chooses the backend.
+        // 1.11 brought `LogHandler.log(event:)`, which the handlers here implement.
+        .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
         // `swift package generate-documentation` (scripts/docs); a command plugin, linked into no target.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -66,7 +69,10 @@ let package = Package(
         // HapticEngine and players: patterns played on a board over the link (sim, pty, serial, usb:).
         .target(
             name: "Thrum",
-            dependencies: ["ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSerial", "ThrumSimulator"]
+            dependencies: [
+                "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSerial", "ThrumSimulator",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Core Haptics' names and synchronous signatures (CHHapticEngine, …) over Thrum's engine.
         .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire"]),
@@ -75,7 +81,10 @@ let package = Package(
         // differential oracle. No production target depends on it.
         .target(
             name: "ThrumTesting",
-            dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator"]
+            dependencies: [
+                "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The command tree of the `thrum` tool, as a library so tests can drive it.
         .target(
@@ -83,11 +92,15 @@ let package = Package(
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumSerial", "ThrumWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "thrum",
-            dependencies: ["ThrumCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "ThrumCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "thrum-bench",
@@ -127,7 +140,11 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ThrumTests", dependencies: ["ThrumTesting", "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
+            name: "ThrumTests",
+            dependencies: [
+                "ThrumTesting", "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "ThrumCoreHapticsTests", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum"]),
         // Core Haptics client code as apps write it, compiled in Swift 5 mode (where most apps
@@ -137,6 +154,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "CoreHapticsClientTests6", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
-        .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline"]),
+        .testTarget(
+            name: "ThrumCommandsTests",
+            dependencies: [
+                "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

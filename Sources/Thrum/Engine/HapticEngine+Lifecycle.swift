@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 import ThrumWire
 
 /// Starting and stopping, auto shutdown, the app's handlers, and what the link reports.
@@ -35,6 +37,7 @@ extension HapticEngine {
         players.resize(to: capabilities.players)
         try await link.command { .engineStart(tag: $0) }
         session.isRunning = true
+        log.logger.info("started", metadata: ["board": "\(capabilities.boardName)"])
         emit.yield(.started)
         noteActivity()
     }
@@ -100,8 +103,11 @@ extension HapticEngine {
         reportStopped(.idleTimeout)
     }
 
-    /// Tells the events' subscribers and the stopped handler why the engine stopped by itself.
+    /// Tells the log, the events' subscribers and the stopped handler why the engine stopped by
+    /// itself: a notice when it was not asked to (the handler and the events are the app's word on it).
     private func reportStopped(_ reason: StoppedReason) {
+        let asked = reason == .idleTimeout || reason == .notifyWhenFinished
+        log.logger.log(level: asked ? .info : .notice, "stopped by itself", metadata: ["reason": "\(reason)"])
         emit.yield(.stopped(reason))
         handlers.stopped?(reason)
     }
@@ -117,13 +123,15 @@ extension HapticEngine {
         case .playerFinished(let boardPlayer, _):
             playerFinished(boardPlayer: Int(boardPlayer))
         case .late(_, let lateBy):
+            log.logger.warning("the board ran a command \(String(format: "%.1f", Double(lateBy) / 1000)) ms late")
             emit.yield(.late(seconds: Double(lateBy) / 1e6))
         case .fault(let fault, let channel):
+            log.logger.error("the board reported a fault: \(fault)", metadata: ["channel": channel == 255 ? "all" : "\(channel)"])
             emit.yield(.fault(fault, channel: channel))
         case .engineStopped(let reason):
             boardStopped(reason)
         case .log(let level, let text):
-            emit.yield(.log(level: level, text: text))
+            emit.yield(.log(level: level, text: text))  // logged by the link, under thrum.board
         case .reset:
             boardReset()
         case .down(let error):
@@ -152,6 +160,7 @@ extension HapticEngine {
         players.forgetBoardStates()
         streams.removeAll()
         session.isRunning = false
+        log.logger.notice("the board reset: its timelines and players are gone; start the engine again")
         emit.yield(.reset)
         handlers.reset?()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ThrumModel
 import ThrumWire
 
@@ -32,21 +33,29 @@ extension HapticEngine {
     }
 
     /// Plays an AHAP or `.haptic` file at once.
+    /// The file's warnings (values clamped, keys ignored) go to the log and the events.
     public func playPattern(from url: URL) async throws {
-        let pattern: HapticPattern
-        do { pattern = try PatternFile.load(contentsOf: url) } catch {
-            throw HapticEngineError.invalidPattern("\(url.path): \(error)")
-        }
+        let pattern = try readPattern(PatternFile.read(contentsOf: url), name: url.path)
         try await makePlayer(with: pattern).start(atTime: Self.timeImmediate)
     }
 
     /// Plays AHAP or `.haptic` data at once.
     public func playPattern(from data: Data) async throws {
-        let pattern: HapticPattern
-        do { pattern = try PatternFile.load(data: data, name: "data") } catch {
-            throw HapticEngineError.invalidPattern("\(error)")
-        }
+        let pattern = try readPattern(PatternFile.read(data: data, name: "data"), name: "data")
         try await makePlayer(with: pattern).start(atTime: Self.timeImmediate)
+    }
+
+    /// The pattern read, or every error as `invalidPattern`. Nobody else sees the warnings of a
+    /// pattern the engine reads itself, so they are logged (the file in the metadata).
+    private func readPattern(_ result: PatternReadResult, name: String) throws(HapticEngineError) -> HapticPattern {
+        guard let pattern = result.pattern else {
+            throw HapticEngineError.invalidPattern("\(PatternLoadError(file: name, diagnostics: result.diagnostics))")
+        }
+        for warning in result.diagnostics.warnings {
+            let position: Logger.Metadata = warning.position.map { ["line": "\($0.line)", "column": "\($0.column)"] } ?? [:]
+            log.warning("\(warning.location): \(warning.message)", about: .file(name), metadata: position)
+        }
+        return pattern
     }
 
     static func compile(_ pattern: HapticPattern) throws -> CompiledTimeline {
@@ -56,7 +65,9 @@ extension HapticEngine {
     func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double) async throws {
         let at = try BoardSession.boardTime(time)
         if timeline.audioEvents > 0, let capabilities, !capabilities.audio.isPresent {
-            emit.yield(.log(level: .warning, text: "player \(id): \(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output"))
+            log.warning(
+                "\(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output",
+                about: .player(id))
         }
         if streamer.mustStream(timeline) { return try await startStreamed(id, timeline: timeline, at: at) }
         let waveforms = audioResources.waveformObjects(for: timeline, rate: capabilities?.audioSampleRate ?? 0)

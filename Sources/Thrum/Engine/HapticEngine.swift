@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ThrumModel
 import ThrumSimulator
 import ThrumTimeline
@@ -42,6 +43,8 @@ public actor HapticEngine {
     /// Engine and player events from now on; every access is a new subscription of its own.
     public nonisolated var events: AsyncStream<HapticEngineEvent> { emit.subscribe() }
     let emit: EventBroadcast<HapticEngineEvent>
+    /// The engine's warnings, to its logger and its events.
+    let log: EngineLog
 
     /// An engine for `device` (default: the `THRUM_DEVICE` environment variable, else `sim`).
     /// The embedded simulator keeps its flash slots in `simulatorFlashFile` (default: a file in the
@@ -50,10 +53,18 @@ public actor HapticEngine {
     /// `lineRate`: for a board behind a UART (a USB-to-serial bridge, `/dev/ttyUSB*`), its baud
     /// rate, so that real-time updates are paced to the line instead of queueing; leave it nil for
     /// USB CDC boards (`/dev/ttyACM*`) and the simulator, whose lines have no such limit.
-    public init(device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile, lineRate: Int? = nil) throws {
+    ///
+    /// `logger`: where the engine's messages go (swift-log) — its warnings, the link's events and
+    /// the board's LOG messages, each with the device in its metadata. By default they go through
+    /// the app's `LoggingSystem` bootstrap under the labels of ``ThrumLogLabel``; Thrum never
+    /// bootstraps swift-log itself.
+    public init(
+        device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile, lineRate: Int? = nil,
+        logger: Logger? = nil
+    ) throws {
         try self.init(
             device: device ?? DeviceAddress.default, clock: SystemEngineClock(), simulator: BoardConfiguration(),
-            flashFile: simulatorFlashFile, lineRate: lineRate)
+            flashFile: simulatorFlashFile, lineRate: lineRate, makeLogger: logger.map { logger in { _ in logger } })
     }
 
     /// `$XDG_CACHE_HOME/thrum/simulator-flash`, else `~/.cache/thrum/simulator-flash`; nil when
@@ -67,18 +78,22 @@ public actor HapticEngine {
         return folder.appendingPathComponent("simulator-flash")
     }
 
-    /// An engine for the embedded simulator with this board configuration, in real time.
-    public init(simulating configuration: BoardConfiguration, flashFile: URL? = nil) {
-        self.init(device: .simulator, clock: SystemEngineClock(), simulator: configuration, flashFile: flashFile)
+    /// An engine for the embedded simulator with this board configuration, in real time;
+    /// `logger` as for ``init(device:simulatorFlashFile:lineRate:logger:)``.
+    public init(simulating configuration: BoardConfiguration, flashFile: URL? = nil, logger: Logger? = nil) {
+        self.init(
+            device: .simulator, clock: SystemEngineClock(), simulator: configuration, flashFile: flashFile,
+            makeLogger: logger.map { logger in { _ in logger } })
     }
 
     /// Every engine is made here. ThrumTesting's engines on a manual clock come through it too.
     /// `open`, when given, replaces opening `device`: it returns the host's end of a transport and
     /// the task serving the board, which the engine cancels when it stops (a simulator behind a
-    /// faulty or slow line).
+    /// faulty or slow line). `makeLogger` makes the logger for each of ``ThrumLogLabel``'s labels
+    /// (default: through swift-log's bootstrap).
     package init(
         device: DeviceAddress, clock: any EngineClock, simulator: BoardConfiguration, flashFile: URL? = nil, lineRate: Int? = nil,
-        open: (@Sendable () throws -> (any ByteTransport, Task<Void, Never>?))? = nil
+        open: (@Sendable () throws -> (any ByteTransport, Task<Void, Never>?))? = nil, makeLogger: ((String) -> Logger)? = nil
     ) {
         let connector = open.map { open in
             { @Sendable in
@@ -86,19 +101,23 @@ public actor HapticEngine {
                 return DeviceConnection(transport: transport, simulator: task)
             }
         }
+        let loggers = makeLogger.map { ThrumLoggers(device: device, make: $0) } ?? ThrumLoggers(device: device)
         let session = BoardSession(
-            device: device, clock: clock, simulator: simulator, flashFile: flashFile, lineRate: lineRate, connector: connector)
+            device: device, clock: clock, simulator: simulator, flashFile: flashFile, lineRate: lineRate, connector: connector,
+            loggers: loggers)
         let (players, streams, emit) = (PlayerTable(), StreamTable(), EventBroadcast<HapticEngineEvent>())
+        let log = EngineLog(logger: loggers.engine, emit: emit)
         let timelines = TimelineStore(session: session, players: players, streams: streams)
-        let streamer = Streamer(session: session, players: players, streams: streams, timelines: timelines, emit: emit)
+        let streamer = Streamer(session: session, players: players, streams: streams, timelines: timelines, log: log)
         self.device = device
         self.session = session
         self.players = players
         self.streams = streams
         self.emit = emit
+        self.log = log
         self.timelines = timelines
         self.streamer = streamer
-        self.controls = PlayerControls(session: session, players: players, streamer: streamer, timelines: timelines, emit: emit)
+        self.controls = PlayerControls(session: session, players: players, streamer: streamer, timelines: timelines, log: log)
         self.flash = FlashStore(session: session, players: players, timelines: timelines)
     }
 
@@ -131,8 +150,8 @@ public actor HapticEngine {
         }
     }
 
-    /// Adds a line to the engine's events (for layers above the engine that have no error to throw).
+    /// Adds a line to the engine's log and events (for layers above the engine that have no error to throw).
     package func log(_ text: String, level: WireLogLevel = .warning) {
-        emit.yield(.log(level: level, text: text))
+        log(level, text)
     }
 }

@@ -1,3 +1,4 @@
+import Logging
 import ThrumTransport
 import ThrumWire
 
@@ -6,7 +7,9 @@ import ThrumWire
 /// Three tasks serve it: a reader feeds received bytes in, a writer sends frames out in order, and a
 /// timer wakes the session for retransmissions, pings and keep-alive. Everything else happens on the
 /// actor: requests are matched to their replies by tag, uploads run ThrumWire's `TimelineUpload`,
-/// and board notifications go out on ``notifications``.
+/// and board notifications go out on ``notifications``. What happens to the link (connecting, a
+/// reset, retransmissions, going down) is logged under `thrum.link`, what the board says (LOG,
+/// ERROR) under `thrum.board`, whether or not anyone listens to the notifications.
 actor BoardLink {
     let transport: any ByteTransport
     let clock: any EngineClock
@@ -31,6 +34,10 @@ actor BoardLink {
     /// Board notifications and link changes, in arrival order.
     nonisolated let notifications: AsyncStream<BoardLinkEvent>
     private let notify: AsyncStream<BoardLinkEvent>.Continuation
+    private let logger: Logger
+    private let boardLogger: Logger
+    /// The session's retransmission count when last looked at (each rise is logged).
+    private var retransmissions = 0
 
     private struct ActiveUpload {
         var upload: TimelineUpload
@@ -53,8 +60,10 @@ actor BoardLink {
 
     init(
         transport: any ByteTransport, clock: any EngineClock, configuration: LinkConfiguration = LinkConfiguration(role: .host),
-        lineRate: Int? = nil
+        lineRate: Int? = nil, loggers: ThrumLoggers
     ) {
+        self.logger = loggers.link
+        self.boardLogger = loggers.board
         self.byteTime = lineRate.flatMap { $0 > 0 ? Duration.nanoseconds(Int64(10_000_000_000 / $0)) : nil }
         self.transport = transport
         self.clock = clock
@@ -99,7 +108,7 @@ actor BoardLink {
 
     /// Stops the tasks and closes the transport; pending requests fail with `reason`.
     func close(reason: HapticEngineError = .engineNotRunning("the engine was stopped")) async {
-        fail(reason)
+        fail(reason, level: .debug)
         for task in tasks { task.cancel() }
         tasks.removeAll()
         timer?.cancel()
@@ -307,6 +316,7 @@ actor BoardLink {
         for event in session.takeEvents() { handle(event) }
         // Handling may have queued replies (upload chunks, commits).
         writeFrames()
+        noteRetransmissions()
         if !waitingRealtime.isEmpty { sendWaitingRealtime() }
     }
 
@@ -318,11 +328,23 @@ actor BoardLink {
         }
     }
 
+    /// Frames sent again since the last look (a lossy or slow line), at debug level: the link
+    /// goes down, and says so, only when a frame runs out of retransmissions.
+    private func noteRetransmissions() {
+        let total = session.statistics.retransmissions
+        guard total > retransmissions else { return }
+        logger.debug(
+            "retransmitted \(total - retransmissions) frame\(total - retransmissions == 1 ? "" : "s")",
+            metadata: ["retransmissions": "\(total)", "timeout": "\(session.retransmissionTimeout)"])
+        retransmissions = total
+    }
+
     private func handle(_ event: LinkEvent) {
         switch event {
         case .connected(let info):
             do {
                 let capabilities = try BoardCapabilities(info: info)
+                logger.info("connected", metadata: ["board": "\(capabilities.boardName)"])
                 connectWaiter?.resume(returning: capabilities)
             } catch {
                 connectWaiter?.resume(throwing: HapticEngineError.invalidBoardInfo(error))
@@ -332,10 +354,14 @@ actor BoardLink {
             fail(.versionMismatch(host: host.description, board: board.description))
         case .received(let message, _):
             route(message)
-        case .undecodable(let error, _):
+        case .undecodable(let error, let channel):
+            logger.error("undecodable message from the board: \(error)", metadata: ["channel": "\(channel)"])
             notify.yield(.log(level: .error, text: "undecodable message from the board: \(error)"))
         case .peerReset(let previous, let new, let discarded):
             // The board rebooted: requests in flight may or may not have run; their callers decide.
+            logger.warning(
+                "the board reset the link; \(discarded) unacknowledged message\(discarded == 1 ? "" : "s") discarded",
+                metadata: ["epoch": "\(previous) -> \(new)", "discarded": "\(discarded)"])
             let error = HapticEngineError.boardReset(discardedMessages: discarded)
             failWaiters(error)
             notify.yield(.reset(previousEpoch: previous, newEpoch: new))
@@ -367,8 +393,12 @@ actor BoardLink {
         case .engineStopped(let stopped):
             notify.yield(.engineStopped(reason: stopped.reason))
         case .log(let log):
+            var metadata: Logger.Metadata = [:]
+            if !WireLogLevel.known.contains(log.level) { metadata["board_level"] = "\(log.level.rawValue)" }
+            boardLogger.log(level: Logger.Level(log.level), "\(log.text)", metadata: metadata)
             notify.yield(.log(level: log.level, text: log.text))
         case .error(let report):
+            boardLogger.error("the board refused a message: \(report.status)", metadata: ["detail": "\(report.detail)"])
             notify.yield(.log(level: .error, text: "the board refused a message: \(report.status), \(report.detail)"))
         default:
             break
@@ -405,10 +435,12 @@ actor BoardLink {
         }
     }
 
-    /// The link is down for good: fail everything waiting and tell the engine.
-    private func fail(_ reason: HapticEngineError) {
+    /// The link is down for good: fail everything waiting and tell the engine. It is logged at
+    /// `level`: an error, unless the engine closed the link itself.
+    private func fail(_ reason: HapticEngineError, level: Logger.Level = .error) {
         guard failure == nil else { return }
         failure = reason
+        logger.log(level: level, "the link is down: \(reason)")
         failWaiters(reason)
         notify.yield(.down(reason))
     }

@@ -8,14 +8,14 @@ extension PlayerControls {
     /// All the parameters go out back to back, one round trip for the lot.
     nonisolated(nonsending) func sendParameters(_ parameters: [DynamicParameter], player id: Int, at: UInt32) async throws {
         let link = try session.runningLink()
-        let values = wireValues(parameters)
+        let values = wireValues(parameters, player: id)
         await streamer.recordRuntime(values, player: id, at: at)
         try await sendRuntime(values.map { .step(RuntimeLayer.Step(parameter: $0, value: $1, at: at)) }, player: id, on: link)
     }
 
     nonisolated(nonsending) func scheduleCurve(_ curve: ParameterCurve, player id: Int, at time: Double) async throws {
         guard let wire = WireParameter(curve.id) else {
-            emit.yield(.log(level: .warning, text: "\(curve.id.rawValue) has no effect on this board; skipped"))
+            log.warning("\(curve.id.rawValue) has no effect on this board; skipped", about: .player(id))
             return
         }
         let limit = session.capabilities?.maxCurvePoints ?? 16
@@ -36,7 +36,7 @@ extension PlayerControls {
     /// Sets parameters at once over the real-time channel (no acknowledgement, newest wins).
     nonisolated(nonsending) func sendRealtime(_ parameters: [DynamicParameter], player id: Int) async throws {
         let link = try session.runningLink()
-        let values = wireValues(parameters)
+        let values = wireValues(parameters, player: id)
         await streamer.recordRuntime(values, player: id, at: 0)
         for boardPlayer in players.boardPlayers(of: id) {
             players.touched(values.map(\.0), on: boardPlayer)
@@ -58,10 +58,10 @@ extension PlayerControls {
 
     /// The parameters the wire can carry, as wire numbers and Q1.14 values; the others are
     /// reported as skipped.
-    private func wireValues(_ parameters: [DynamicParameter]) -> [(WireParameter, Int16)] {
+    private func wireValues(_ parameters: [DynamicParameter], player id: Int) -> [(WireParameter, Int16)] {
         parameters.compactMap { parameter in
             guard let wire = WireParameter(parameter.id) else {
-                emit.yield(.log(level: .warning, text: "\(parameter.id.rawValue) has no effect on this board; skipped"))
+                log.warning("\(parameter.id.rawValue) has no effect on this board; skipped", about: .player(id))
                 return nil
             }
             return (wire, WireParameter.q14(parameter.value, for: parameter.id))

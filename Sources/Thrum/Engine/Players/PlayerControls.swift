@@ -12,14 +12,14 @@ final class PlayerControls {
     let players: PlayerTable
     let streamer: Streamer
     private let timelines: TimelineStore
-    let emit: EventBroadcast<HapticEngineEvent>
+    let log: EngineLog
 
-    init(session: BoardSession, players: PlayerTable, streamer: Streamer, timelines: TimelineStore, emit: EventBroadcast<HapticEngineEvent>) {
+    init(session: BoardSession, players: PlayerTable, streamer: Streamer, timelines: TimelineStore, log: EngineLog) {
         self.session = session
         self.players = players
         self.streamer = streamer
         self.timelines = timelines
-        self.emit = emit
+        self.log = log
     }
 
     /// A start whose player holds a board player, its messages not sent yet.
@@ -32,8 +32,7 @@ final class PlayerControls {
     nonisolated(nonsending) func prepareStart(
         _ id: Int, timeline: CompiledTimeline, at: UInt32, waveforms: [TimelineStore.PreparedWaveform]
     ) async throws -> PreparedStart {
-        let emit = emit
-        let kept = try await timelines.loadWaveforms(waveforms, player: id) { emit.yield(.log(level: .warning, text: $0)) }
+        let kept = try await timelines.loadWaveforms(waveforms, player: id, log: log)
         let handle = try await timelines.load(timeline, keeping: kept)
         guard let assigned = players.assign(id, handle: handle) else {
             throw HapticEngineError.invalidPlayer("the board has no players")

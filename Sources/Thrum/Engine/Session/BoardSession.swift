@@ -14,6 +14,8 @@ final class BoardSession {
     private let connector: (@Sendable () throws -> DeviceConnection)?
     /// The line's rate in bits per second when it is a UART (real-time updates are paced to it).
     private let lineRate: Int?
+    /// The link's and the board's loggers go to each link this session opens.
+    let loggers: ThrumLoggers
 
     private var connection: DeviceConnection?
     private(set) var link: BoardLink?
@@ -24,8 +26,9 @@ final class BoardSession {
 
     init(
         device: DeviceAddress, clock: any EngineClock, simulator: BoardConfiguration, flashFile: URL?, lineRate: Int?,
-        connector: (@Sendable () throws -> DeviceConnection)?
+        connector: (@Sendable () throws -> DeviceConnection)?, loggers: ThrumLoggers
     ) {
+        self.loggers = loggers
         self.device = device
         self.clock = clock
         self.simulatorConfiguration = simulator
@@ -49,7 +52,7 @@ final class BoardSession {
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
         if !clock.isManual { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
-        let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration, lineRate: lineRate)
+        let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration, lineRate: lineRate, loggers: loggers)
         self.connection = connection
         self.link = link
         linkEvents = listen(link)

@@ -16,16 +16,16 @@ final class Streamer {
     private let players: PlayerTable
     private let streams: StreamTable
     private let timelines: TimelineStore
-    private let emit: EventBroadcast<HapticEngineEvent>
+    private let log: EngineLog
     /// Pieces scheduled on the board (part of ``EngineStatistics``).
     private(set) var piecesStarted = 0
 
-    init(session: BoardSession, players: PlayerTable, streams: StreamTable, timelines: TimelineStore, emit: EventBroadcast<HapticEngineEvent>) {
+    init(session: BoardSession, players: PlayerTable, streams: StreamTable, timelines: TimelineStore, log: EngineLog) {
         self.session = session
         self.players = players
         self.streams = streams
         self.timelines = timelines
-        self.emit = emit
+        self.log = log
     }
 
     func isStreaming(_ id: Int) -> Bool { streams[id] != nil }
@@ -47,7 +47,7 @@ final class Streamer {
         let pieces = try timeline.pieces.pieces(memory: memory) { try Self.cut(timeline, memory: memory) }
         if !timeline.resources.isEmpty, (capabilities?.audioSampleRate ?? 0) > 0 {
             // The pieces need the whole memory: a streamed pattern's sounds keep to the volume lane.
-            emit.yield(.log(level: .warning, text: "player \(id): streamed in pieces, so its audio resources play on the volume lane only (their samples are not sent)"))
+            log.warning("streamed in pieces, so its audio resources play on the volume lane only (their samples are not sent)", about: .player(id))
         }
         return pieces
     }
@@ -211,7 +211,9 @@ final class Streamer {
 
     private nonisolated(nonsending) func abandon(_ id: Int, generation: Int, before piece: Int, _ error: any Error) async -> Bool {
         guard let stream = streams[id], stream.generation == generation else { return false }
-        emit.yield(.log(level: .warning, text: "player \(id): streaming stopped before piece \(piece + 1) of \(stream.pieces.count): \(error)"))
+        log.warning(
+            "streaming stopped before piece \(piece + 1) of \(stream.pieces.count): \(error)", about: .player(id),
+            metadata: ["piece": "\(piece + 1)", "pieces": "\(stream.pieces.count)"])
         return await end(id, cancelling: true)
     }
 
@@ -251,7 +253,7 @@ final class Streamer {
     /// start keeps something playing, so no idle countdown is due.
     nonisolated(nonsending) func cutShort(_ player: Int?) async {
         guard let player, streams[player] != nil else { return }
-        emit.yield(.log(level: .warning, text: "player \(player): streaming stopped: another start took one of its board players"))
+        log.warning("streaming stopped: another start took one of its board players", about: .player(player))
         _ = await end(player, cancelling: true)
     }
 

@@ -9,9 +9,10 @@ extension TimelineStore {
     typealias PreparedWaveform = (resource: Int, bytes: Result<[UInt8], AudioResources.Unplayable>)
 
     /// Loads the waveform `objects` a player's timeline plays; returns their handles, which the
-    /// timeline's own load must not free. An object that cannot be made is skipped with a warning.
+    /// timeline's own load must not free. An object that cannot be made is skipped with a warning
+    /// (the sound plays on the volume lane only).
     nonisolated(nonsending) func loadWaveforms(
-        _ objects: [PreparedWaveform], player: Int, warn: (String) -> Void
+        _ objects: [PreparedWaveform], player: Int, log: EngineLog
     ) async throws -> Set<UInt8> {
         guard let capabilities = session.capabilities else { return [] }
         var handles = Set<UInt8>()
@@ -20,7 +21,7 @@ extension TimelineStore {
             switch made {
             case .success(let bytes): object = bytes
             case .failure(let why):
-                warn("player \(player): audio resource \(id) plays on the volume lane only: \(why)")
+                log.warning("audio resource \(id) plays on the volume lane only: \(why)", about: .player(player), metadata: ["resource": "\(id)"])
                 continue
             }
             guard object.count <= capabilities.timelineMemory else {
