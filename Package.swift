@@ -97,10 +97,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "thrum",
-            dependencies: [
-                "ThrumCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["ThrumCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "thrum-bench",

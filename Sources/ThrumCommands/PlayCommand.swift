@@ -65,6 +65,7 @@ struct PlayCommand: AsyncParsableCommand {
     }
 
     /// Waits until the board reports the player finished, the engine stops, or `limit` seconds pass.
+    /// (Late commands and the engine's other warnings reach the user through its log.)
     static func waitForEnd(of player: HapticPatternPlayer, events: AsyncStream<HapticEngineEvent>, within limit: Double?) async throws {
         let deadline = limit.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -73,7 +74,6 @@ struct PlayCommand: AsyncParsableCommand {
                     switch event {
                     case .playerFinished(let id) where id == player.id: return
                     case .stopped(let reason): throw HapticEngineError.engineNotRunning("the engine stopped: \(reason)")
-                    case .late(let seconds): Console.current.error(String(format: "thrum: warning: the board ran a command %.1f ms late", seconds * 1000))
                     default: continue
                     }
                 }
