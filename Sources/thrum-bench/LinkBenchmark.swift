@@ -16,20 +16,7 @@ enum LinkBenchmark {
     static let usbJitter: ClosedRange<Duration> = .microseconds(100) ... .milliseconds(1)
     static let faultSeeds: [UInt64] = [11, 22, 33, 44, 55]
 
-    struct TransferResult {
-        var completed: Bool
-        var intact: Bool
-        var seconds: Double
-        var dataBytes: Int
-        var forwardLineBytes: Int
-        var reverseLineBytes: Int
-        var retransmissions: Int
-        /// Data bytes per chunk: the mean, and the smallest the host chose.
-        var meanChunk: Double
-        var smallestChunk: Int
-
-        var throughput: Double { Double(dataBytes) / seconds }
-    }
+    typealias TransferResult = SimulatedUpload.Outcome
 
     static func run() throws -> [Metric] {
         var metrics: [Metric] = []
@@ -106,56 +93,13 @@ enum LinkBenchmark {
             boardClock: clock)
     }
 
-    /// 64 KB of timeline bytes as UPLOAD_CHUNK messages; time from the first chunk to the last delivery.
-    /// Chunks are cut as they are queued, a few ahead of the window, each as large as the host's
-    /// `preferredPayload` at that moment (the board's maximum on a clean line).
+    /// 64 KB of timeline bytes as UPLOAD_CHUNK messages (see `SimulatedUpload`); time from the first chunk to
+    /// the last delivery.
     static func transfer(baud: Double, faults: VirtualLine.Faults, seed: UInt64, limit: Duration = .seconds(120)) throws -> TransferResult {
-        var rng = SplitMix64(seed: seed)
-        let data = (0..<65536).map { _ in UInt8.random(in: 0...255, using: &rng) }
         var simulation = makeSimulation(baud: baud, faults: faults, seed: seed, clock: SimulatedBoardClock(offset: 5e8, driftPPM: 40))
-        simulation.connect()
-        simulation.run(until: simulation.now + .seconds(10)) { $0.host.isEstablished }
-        guard simulation.host.isEstablished else { throw BenchmarkError(what: "no handshake at \(baud) baud, seed \(seed)") }
-        let start = simulation.now
-        let forwardBefore = simulation.toBoard.statistics.bytesOnLine
-        let reverseBefore = simulation.toHost.statistics.bytesOnLine
-        var queuedUpTo = 0
-        var count = 0
-        var smallest = Int.max
-        var failure: (any Error)?
-        func queueChunks(_ sim: inout LinkSimulation) {
-            while queuedUpTo < data.count && sim.host.pendingReliable < queueAhead {
-                let room = sim.host.preferredPayload - 7
-                let end = min(data.count, queuedUpTo + room)
-                do {
-                    try sim.hostSend(WireMessage(.uploadChunk, [
-                        "tag": .int(Int64(count)), "handle": 0, "offset": .int(Int64(queuedUpTo)), "data": .bytes(Array(data[queuedUpTo..<end])),
-                    ]))
-                } catch {
-                    failure = error
-                    return
-                }
-                smallest = min(smallest, end - queuedUpTo)
-                queuedUpTo = end
-                count += 1
-            }
-        }
-        queueChunks(&simulation)
-        var received: [UInt8] = []
-        let completed = simulation.run(until: start + limit) { sim in
-            for (message, _) in sim.takeBoardReceived() where message.type == .uploadChunk {
-                received.append(contentsOf: message["data"]?.bytes ?? [])
-            }
-            queueChunks(&sim)
-            return received.count >= data.count || failure != nil
-        }
-        if let failure { throw failure }
-        return TransferResult(
-            completed: completed, intact: received == data, seconds: simulation.now.duration(since: start).secondsDouble,
-            dataBytes: data.count, forwardLineBytes: simulation.toBoard.statistics.bytesOnLine - forwardBefore,
-            reverseLineBytes: simulation.toHost.statistics.bytesOnLine - reverseBefore,
-            retransmissions: simulation.host.statistics.retransmissions,
-            meanChunk: Double(data.count) / Double(max(count, 1)), smallestChunk: smallest)
+        let upload = SimulatedUpload(data: SimulatedUpload.randomData(size: 65536, seed: seed), queueAhead: queueAhead, limit: limit)
+        guard let outcome = try upload.run(over: &simulation) else { throw BenchmarkError(what: "no handshake at \(baud) baud, seed \(seed)") }
+        return outcome
     }
 
     /// Reliable messages kept queued ahead of the board's window (twice the window: the line never idles).

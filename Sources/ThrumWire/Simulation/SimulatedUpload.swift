@@ -1,0 +1,105 @@
+/// Bulk data sent host → board as UPLOAD_CHUNK messages over a ``LinkSimulation``, in virtual time: how the
+/// link tests and `thrum-bench link` measure a transfer. Chunks are cut as they are queued, a few ahead of the
+/// window, each as large as the host's `preferredPayload` at that moment (the board's maximum on a clean line,
+/// less when frames die, PROTOCOL.md §6.5).
+public struct SimulatedUpload: Sendable {
+    /// What one transfer did.
+    public struct Outcome: Sendable {
+        /// Everything arrived before the time limit.
+        public var completed: Bool
+        /// What arrived is exactly what was sent (and all of it).
+        public var intact: Bool
+        /// Virtual time from the first chunk to the last delivery (or the limit).
+        public var seconds: Double
+        public var dataBytes: Int
+        /// Bytes on each line during the transfer, garbage and duplicates included.
+        public var forwardLineBytes: Int
+        public var reverseLineBytes: Int
+        public var retransmissions: Int
+        public var timeouts: Int
+        /// Data bytes per chunk: the mean, and the smallest the host chose.
+        public var meanChunk: Double
+        public var smallestChunk: Int
+
+        /// Data bytes per virtual second.
+        public var throughput: Double { Double(dataBytes) / seconds }
+    }
+
+    /// The data to send.
+    public var data: [UInt8]
+    /// Reliable messages kept queued ahead of the board's window, so the line never idles.
+    public var queueAhead: Int
+    /// Virtual time allowed after the handshake.
+    public var limit: Duration
+
+    public init(data: [UInt8], queueAhead: Int, limit: Duration = .seconds(120)) {
+        self.data = data
+        self.queueAhead = queueAhead
+        self.limit = limit
+    }
+
+    /// `size` pseudo-random bytes from `seed`.
+    public static func randomData(size: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    /// Connects (waiting at most `handshake`), then sends the data; nil when no session was established.
+    public func run(over simulation: inout LinkSimulation, handshake: Duration = .seconds(10)) throws(LinkError) -> Outcome? {
+        simulation.connect()
+        simulation.run(until: simulation.now + handshake) { $0.host.isEstablished }
+        guard simulation.host.isEstablished else { return nil }
+        let start = simulation.now
+        let forwardBefore = simulation.toBoard.statistics.bytesOnLine
+        let reverseBefore = simulation.toHost.statistics.bytesOnLine
+        let retransmissionsBefore = simulation.host.statistics.retransmissions
+        let timeoutsBefore = simulation.host.statistics.timeouts
+        var chunker = Chunker(data: data, queueAhead: queueAhead)
+        try chunker.queue(into: &simulation)
+        var received: [UInt8] = []
+        var failure: LinkError?
+        let completed = simulation.run(until: start + limit) { sim in
+            for (message, _) in sim.takeBoardReceived() where message.type == .uploadChunk {
+                received.append(contentsOf: message["data"]?.bytes ?? [])
+            }
+            do throws(LinkError) { try chunker.queue(into: &sim) } catch { failure = error }
+            return received.count >= data.count || failure != nil
+        }
+        if let failure { throw failure }
+        return Outcome(
+            completed: completed, intact: received == data, seconds: simulation.now.duration(since: start).secondsDouble,
+            dataBytes: data.count, forwardLineBytes: simulation.toBoard.statistics.bytesOnLine - forwardBefore,
+            reverseLineBytes: simulation.toHost.statistics.bytesOnLine - reverseBefore,
+            retransmissions: simulation.host.statistics.retransmissions - retransmissionsBefore,
+            timeouts: simulation.host.statistics.timeouts - timeoutsBefore,
+            meanChunk: Double(data.count) / Double(max(chunker.count, 1)), smallestChunk: chunker.smallest)
+    }
+
+    /// Cuts the data into chunks as the host's queue has room for them.
+    private struct Chunker {
+        let data: [UInt8]
+        let queueAhead: Int
+        var queuedUpTo = 0
+        var count = 0
+        var smallest = Int.max
+
+        init(data: [UInt8], queueAhead: Int) {
+            self.data = data
+            self.queueAhead = queueAhead
+        }
+
+        mutating func queue(into simulation: inout LinkSimulation) throws(LinkError) {
+            while queuedUpTo < data.count && simulation.host.pendingReliable < queueAhead {
+                let room = simulation.host.preferredPayload - 7  // tag, handle, offset
+                let end = min(data.count, queuedUpTo + room)
+                try simulation.hostSend(WireMessage(.uploadChunk, [
+                    "tag": .int(Int64(count & 0xFFFF)), "handle": 0, "offset": .int(Int64(queuedUpTo)),
+                    "data": .bytes(Array(data[queuedUpTo..<end])),
+                ]))
+                smallest = min(smallest, end - queuedUpTo)
+                queuedUpTo = end
+                count += 1
+            }
+        }
+    }
+}
