@@ -275,7 +275,8 @@ public struct LinkSession: Sendable {
     private mutating func handleInSession(_ frame: Frame, at now: MonotonicInstant) {
         let header = frame.header
         let bareAck = header.channel == .control && header.type == MessageType.ack.rawValue
-        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, at: now)
+        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck,
+                      answersReliable: bareAck || header.channel == .reliable, at: now)
         switch header.channel {
         case .control:
             if header.type == MessageType.ack.rawValue { return }

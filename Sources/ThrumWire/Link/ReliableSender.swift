@@ -29,6 +29,8 @@ struct ReliableSender: Sendable {
     /// every later frame may be sent more than once too, and Karn's rule then never corrects it.
     private var estimateIsAmbiguous = false
     private var recoverySince: MonotonicInstant?
+    /// The last acknowledgement that made progress: the timer runs from there (see `deadline`).
+    private var lastProgress: MonotonicInstant?
     private var lastHeard: MonotonicInstant?
     private(set) var timeouts = 0
     private(set) var nakResends = 0
@@ -39,6 +41,8 @@ struct ReliableSender: Sendable {
     /// first copy of the newest frame it covered); bare acks since then that acknowledged nothing.
     private var transmissionCount: UInt64 = 0
     private var progressTransmission: UInt64 = 0
+    /// The latest transmission that resent a frame (see `isCleanSample`).
+    private var lastResendTransmission: UInt64 = 0
     private var duplicateAcks = 0
     /// The largest payload the round-trip estimate has seen go out (see `RetransmissionTimer.stretch`).
     private var timedPayload = 0
@@ -58,13 +62,16 @@ struct ReliableSender: Sendable {
     /// A round trip measured outside the reliable channel (a PING answered by its PONG, PROTOCOL.md
     /// §6.2): while the estimate rests on an ambiguous sample only, it takes that sample's place.
     mutating func noteControlRoundTrip(_ roundTrip: Duration) {
+        timer.noteRoundTrip(roundTrip)
         guard estimateIsAmbiguous, let srtt = timer.smoothedRTT, roundTrip < srtt else { return }
         timer.restart(from: roundTrip)
         estimateIsAmbiguous = false
     }
 
-    /// Applies the ack, window and NAK flag carried by any frame of the current epoch.
-    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, at now: MonotonicInstant) {
+    /// Applies the ack, window and NAK flag carried by any frame of the current epoch. `bareAck`: the frame is
+    /// an ACK; `answersReliable`: the peer sent it in answer to reliable frames (an ACK or a reliable frame,
+    /// not a PONG), so its arrival can time what it acknowledges.
+    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, answersReliable: Bool = true, at now: MonotonicInstant) {
         lastHeard = now
         peerWindow = Int(min(window, 127))
         let lastAcked = nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
@@ -72,7 +79,7 @@ struct ReliableSender: Sendable {
         let progressed = advanced >= 1 && advanced <= inFlight.count
         if progressed {
             let newest = inFlight[advanced - 1]
-            if newest.transmissions == 1, let sent = newest.lastSent {
+            if isCleanSample(newest, answersReliable: answersReliable), let sent = newest.lastSent {
                 timer.record(sample: now.duration(since: sent))
                 progressWithoutSample = 0
                 estimateIsAmbiguous = false
@@ -94,15 +101,14 @@ struct ReliableSender: Sendable {
             for frame in inFlight[..<advanced] { payloadSize.recordDelivered(payload: frame.payload.count) }
             progressTransmission = max(progressTransmission, newest.firstTransmission)
             duplicateAcks = 0
+            let spurious = recoverySince.map { timeoutWasSpurious(at: $0, acknowledgedFrames: advanced, now: now) }
             inFlight.removeFirst(advanced)
-            if let since = recoverySince {
-                // First progress after a timeout that resent only the oldest frame. An acknowledgement this
-                // soon answers the original transmission: the timeout was spurious and the rest is on its way.
-                // Later, it answers the resend, and frames sent before the timeout were dropped by the
-                // receiver (it keeps no frames after a gap): go back and resend them.
+            lastProgress = now
+            if let since = recoverySince, let spurious {
+                // First progress after a timeout. If it answers the resend, the frames sent before the timeout
+                // were dropped by the receiver (it keeps no frames after a gap): go back and resend them.
                 recoverySince = nil
-                let quick = (timer.smoothedRTT ?? timer.timeout) / 2
-                if now.duration(since: since) >= quick {
+                if !spurious {
                     for index in inFlight.indices where (inFlight[index].lastSent ?? now) < since {
                         inFlight[index].needsSending = true
                     }
@@ -127,6 +133,27 @@ struct ReliableSender: Sendable {
         }
     }
 
+    /// Karn's rule, widened to every way an acknowledgement can answer something else: the newest frame it
+    /// covers times a round trip only if that frame was sent once, no frame was resent after it (the
+    /// acknowledgement may answer the resend: a lost ACK, then a timeout's resend of an older frame, would
+    /// time the timeout), and it came on a frame that answers reliable frames (a PONG answers its PING; if
+    /// the ACK before it was lost, it times the ping interval).
+    private func isCleanSample(_ newest: Outgoing, answersReliable: Bool) -> Bool {
+        answersReliable && newest.transmissions == 1 && newest.firstTransmission > lastResendTransmission
+    }
+
+    /// Whether the first acknowledgement of progress after the timeout at `since` answers a copy sent before
+    /// the timeout (the timeout was spurious: the frame was late, not lost). Called before the
+    /// `acknowledgedFrames` it covers leave `inFlight`.
+    /// - It covers a frame besides the oldest whose last copy left before the timeout: the receiver keeps
+    ///   nothing after a gap, so it had the oldest's earlier copy (the line keeps order).
+    /// - It came sooner after the timeout than half the fastest round trip seen: too soon to answer the resend.
+    private func timeoutWasSpurious(at since: MonotonicInstant, acknowledgedFrames: Int, now: MonotonicInstant) -> Bool {
+        if inFlight[1..<acknowledgedFrames].contains(where: { ($0.lastSent ?? since) < since }) { return true }
+        guard let fastest = timer.fastestRoundTrip else { return false }
+        return now.duration(since: since) < fastest / 2
+    }
+
     /// The peer answers every reliable frame it receives, in the order they were sent, so duplicate acks for
     /// frames that left before the oldest frame's latest copy number at most the transmissions in between.
     /// One more answers a frame sent after that copy: the copy was lost and the peer dropped what followed.
@@ -147,10 +174,12 @@ struct ReliableSender: Sendable {
         }
     }
 
-    /// When the oldest unacknowledged frame times out.
+    /// When the oldest unacknowledged frame times out: RTO after it was last sent or, if later, after the last
+    /// acknowledgement that made progress (RFC 6298 §5.3). Frames handed over together leave the line one after
+    /// another; timed from the hand-over, the last of a go-back resend would time out while still on its way.
     var deadline: MonotonicInstant? {
         guard let oldest = inFlight.first, let sent = oldest.lastSent, !oldest.needsSending else { return nil }
-        return sent + timer.timeout
+        return max(sent, lastProgress ?? sent) + timer.timeout
     }
 
     /// Handles an expired timer; returns how often it expired on the oldest frame with the peer silent since
@@ -184,6 +213,7 @@ struct ReliableSender: Sendable {
             inFlight[index].transmissions += 1
             inFlight[index].lastSent = now
             transmissionCount += 1
+            lastResendTransmission = transmissionCount
             inFlight[index].lastTransmission = transmissionCount
             out.append(inFlight[index])
         }
