@@ -306,7 +306,7 @@ public struct LinkSession: Sendable {
             return
         }
         if !isBoard, message.type == .pong {
-            recordPong(message, at: now)
+            recordPong(message, payload: frame.payload.count, at: now)
             return
         }
         events.append(.received(message, frame.header.channel))
@@ -370,7 +370,7 @@ public struct LinkSession: Sendable {
         }
     }
 
-    private mutating func recordPong(_ pong: WireMessage, at now: MonotonicInstant) {
+    private mutating func recordPong(_ pong: WireMessage, payload: Int, at now: MonotonicInstant) {
         statistics.pongsReceived += 1
         guard let id = pong.int("id"), let sent = pingsInFlight.removeValue(forKey: UInt16(truncatingIfNeeded: id)),
             let rx = pong.int("rx_time"), let tx = pong.int("tx_time")
@@ -378,7 +378,7 @@ public struct LinkSession: Sendable {
         let boardReceived = clockExtender.extend(UInt32(truncatingIfNeeded: rx))
         let boardSent = clockExtender.extend(UInt32(truncatingIfNeeded: tx))
         clock.add(ClockSample(hostSent: sent, hostReceived: now, boardReceived: boardReceived, boardSent: boardSent))
-        sender.noteControlRoundTrip(now.duration(since: sent))
+        sender.noteControlRoundTrip(now.duration(since: sent), payload: payload)
     }
 
     // MARK: emitting frames

@@ -25,8 +25,9 @@ struct ReliableSender: Sendable {
     private var lastNak: (ack: UInt8, at: MonotonicInstant)?
     private(set) var retransmissions = 0
     private var progressWithoutSample = 0
-    /// The estimate rests on an ambiguous sample only (a frame sent more than once). Under steady loss
-    /// every later frame may be sent more than once too, and Karn's rule then never corrects it.
+    /// The estimate rests on an ambiguous sample only (a frame sent more than once) or on a PING's round
+    /// trip. Under steady loss every later frame may be sent more than once too, and Karn's rule then never
+    /// corrects it: shorter control round trips replace it until a clean sample does.
     private var estimateIsAmbiguous = false
     private var recoverySince: MonotonicInstant?
     /// The last acknowledgement that made progress: the timer runs from there (see `deadline`).
@@ -59,13 +60,22 @@ struct ReliableSender: Sendable {
         queued.append(Outgoing(seq: 0, type: type, payload: payload))
     }
 
-    /// A round trip measured outside the reliable channel (a PING answered by its PONG, PROTOCOL.md
-    /// §6.2): while the estimate rests on an ambiguous sample only, it takes that sample's place.
-    mutating func noteControlRoundTrip(_ roundTrip: Duration) {
+    /// A round trip measured outside the reliable channel (a PING answered by its PONG of `payload` bytes,
+    /// PROTOCOL.md §6.2). While there is no estimate, or it rests on an ambiguous sample only and this is
+    /// shorter, the estimate starts again from it, stretched to the largest frame sent so far; it stays
+    /// ambiguous until a clean sample replaces it. Before, a lossy start waited out the initial 500 ms on
+    /// every lost frame while PONGs showed a round trip of a few ms.
+    mutating func noteControlRoundTrip(_ roundTrip: Duration, payload: Int) {
         timer.noteRoundTrip(roundTrip)
-        guard estimateIsAmbiguous, let srtt = timer.smoothedRTT, roundTrip < srtt else { return }
+        if let srtt = timer.smoothedRTT, !estimateIsAmbiguous || roundTrip >= srtt { return }
         timer.restart(from: roundTrip)
-        estimateIsAmbiguous = false
+        estimateIsAmbiguous = true
+        if timedPayload > payload {
+            let overhead = Double(AdaptivePayloadSize.frameOverhead)
+            timer.stretch(by: (Double(timedPayload) + overhead) / (Double(payload) + overhead))
+        } else {
+            timedPayload = payload
+        }
     }
 
     /// Applies the ack, window and NAK flag carried by any frame of the current epoch. `bareAck`: the frame is
@@ -80,7 +90,9 @@ struct ReliableSender: Sendable {
         if progressed {
             let newest = inFlight[advanced - 1]
             if isCleanSample(newest, answersReliable: answersReliable), let sent = newest.lastSent {
-                timer.record(sample: now.duration(since: sent))
+                let sample = now.duration(since: sent)
+                // The first clean sample replaces an estimate that rests on an ambiguous or control sample.
+                if estimateIsAmbiguous { timer.restart(from: sample) } else { timer.record(sample: sample) }
                 progressWithoutSample = 0
                 estimateIsAmbiguous = false
             } else if timer.smoothedRTT == nil, let sent = newest.lastSent {

@@ -31,11 +31,14 @@ public struct SimulatedUpload: Sendable {
     public var queueAhead: Int
     /// Virtual time allowed after the handshake.
     public var limit: Duration
+    /// The message payload to cut every chunk to; nil for the host's `preferredPayload` at the time.
+    public var chunkPayload: Int?
 
-    public init(data: [UInt8], queueAhead: Int, limit: Duration = .seconds(120)) {
+    public init(data: [UInt8], queueAhead: Int, limit: Duration = .seconds(120), chunkPayload: Int? = nil) {
         self.data = data
         self.queueAhead = queueAhead
         self.limit = limit
+        self.chunkPayload = chunkPayload
     }
 
     /// `size` pseudo-random bytes from `seed`.
@@ -54,7 +57,7 @@ public struct SimulatedUpload: Sendable {
         let reverseBefore = simulation.toHost.statistics.bytesOnLine
         let retransmissionsBefore = simulation.host.statistics.retransmissions
         let timeoutsBefore = simulation.host.statistics.timeouts
-        var chunker = Chunker(data: data, queueAhead: queueAhead)
+        var chunker = Chunker(data: data, queueAhead: queueAhead, chunkPayload: chunkPayload)
         try chunker.queue(into: &simulation)
         var received: [UInt8] = []
         var failure: LinkError?
@@ -79,18 +82,20 @@ public struct SimulatedUpload: Sendable {
     private struct Chunker {
         let data: [UInt8]
         let queueAhead: Int
+        let chunkPayload: Int?
         var queuedUpTo = 0
         var count = 0
         var smallest = Int.max
 
-        init(data: [UInt8], queueAhead: Int) {
+        init(data: [UInt8], queueAhead: Int, chunkPayload: Int?) {
             self.data = data
             self.queueAhead = queueAhead
+            self.chunkPayload = chunkPayload
         }
 
         mutating func queue(into simulation: inout LinkSimulation) throws(LinkError) {
             while queuedUpTo < data.count && simulation.host.pendingReliable < queueAhead {
-                let room = simulation.host.preferredPayload - 7  // tag, handle, offset
+                let room = (chunkPayload ?? simulation.host.preferredPayload) - 7  // tag, handle, offset
                 let end = min(data.count, queuedUpTo + room)
                 try simulation.hostSend(WireMessage(.uploadChunk, [
                     "tag": .int(Int64(count & 0xFFFF)), "handle": 0, "offset": .int(Int64(queuedUpTo)),
@@ -102,4 +107,40 @@ public struct SimulatedUpload: Sendable {
             }
         }
     }
+}
+
+/// One upload over many seeds' lines, against the same upload over a clean line: the figures behind the
+/// link's throughput property (tests on a few seeds, `thrum-bench link` on many).
+public struct UploadSweep: Sendable {
+    public struct Run: Sendable {
+        public var seed: UInt64
+        public var outcome: SimulatedUpload.Outcome
+    }
+
+    public var clean: SimulatedUpload.Outcome
+    public var runs: [Run]
+
+    /// Runs `upload(seed, faults)` for the clean line (`.none`, seed `cleanSeed`) and for each of `seeds`.
+    public init(
+        seeds: some Sequence<UInt64>, cleanSeed: UInt64 = 1,
+        upload: (_ seed: UInt64, _ faults: VirtualLine.Faults) throws -> SimulatedUpload.Outcome, faults: VirtualLine.Faults
+    ) rethrows {
+        clean = try upload(cleanSeed, .none)
+        runs = try seeds.map { Run(seed: $0, outcome: try upload($0, faults)) }
+    }
+
+    /// The median run's time (the upper one of an even count).
+    public var medianSeconds: Double {
+        let sorted = runs.map(\.outcome.seconds).sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The slowest run.
+    public var slowest: Run? { runs.max { $0.outcome.seconds < $1.outcome.seconds } }
+
+    /// The throughput of a run that took `seconds` as a share of the clean line's (the same data: a ratio of times).
+    public func throughputRatio(seconds: Double) -> Double { clean.seconds / seconds }
+
+    /// Every run completed and delivered exactly what was sent.
+    public var allIntact: Bool { runs.allSatisfy { $0.outcome.completed && $0.outcome.intact } }
 }
