@@ -120,6 +120,6 @@ let package = Package(
             name: "ThrumTests", dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumWire"]
         ),
         .testTarget(name: "ThrumCoreHapticsTests", dependencies: ["ThrumCoreHaptics", "Thrum"]),
-        .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline"]),
+        .testTarget(name: "ThrumCommandsTests", dependencies: ["ThrumCommands", "ThrumModel", "ThrumTimeline", "Thrum", "ThrumTransport"]),
     ]
 )

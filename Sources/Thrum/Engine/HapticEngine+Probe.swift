@@ -1,12 +1,16 @@
 import Foundation
+import ThrumTransport
 import ThrumWire
 
 extension HapticEngine {
     /// Whether a Thrum board answers the handshake at `address` within `timeout` seconds: its
     /// capabilities if so, nil if the device opened but nothing answered. Throws when the device
-    /// cannot be opened (busy, permission denied).
-    public static func probe(_ address: DeviceAddress, timeout: Double = 1.5) async throws -> BoardCapabilities? {
-        let engine = try HapticEngine(device: address, simulatorFlashFile: nil)
+    /// cannot be opened (busy, permission denied). With `manualClock` (tests), the link and the
+    /// timeout run on that clock instead of the system's.
+    public static func probe(_ address: DeviceAddress, timeout: Double = 1.5, manualClock: ManualClock? = nil) async throws -> BoardCapabilities? {
+        let engine = try manualClock.map { HapticEngine(device: address, manualClock: $0) } ?? HapticEngine(device: address, simulatorFlashFile: nil)
+        let clock: any EngineClock = manualClock.map { ManualEngineClock($0) } ?? SystemEngineClock()
+        let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
         defer { Task { await engine.stop() } }
         return try await withThrowingTaskGroup(of: BoardCapabilities?.self) { group in
             group.addTask {
@@ -14,7 +18,7 @@ extension HapticEngine {
                 return await engine.capabilities
             }
             group.addTask {
-                try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                try await clock.sleep(until: deadline)
                 return nil
             }
             defer { group.cancelAll() }
