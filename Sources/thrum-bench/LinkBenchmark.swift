@@ -15,8 +15,8 @@ enum LinkBenchmark {
     static let boardWindow = 4
     static let usbJitter: ClosedRange<Duration> = .microseconds(100) ... .milliseconds(1)
     /// Seeds swept on the faulty line at each rate, and under 1 % byte corruption with 64-byte chunks.
-    static let faultSeedCount: UInt64 = 200
-    static let byteSeedCount: UInt64 = 50
+    static let faultSeedCount: UInt64 = 1000
+    static let byteSeedCount: UInt64 = 200
 
     typealias TransferResult = SimulatedUpload.Outcome
 
@@ -104,13 +104,19 @@ enum LinkBenchmark {
     /// Reliable messages kept queued ahead of the board's window (twice the window: the line never idles).
     static let queueAhead = 2 * boardWindow
 
-    /// The figures of a many-seed sweep: whether every transfer arrived bit-exact, the slowest seed's
-    /// throughput against the clean line's (`throughputGoal`), the median's, the slowest time against the
-    /// median's (at most twice), which seed was slowest, and the most timeouts and retransmissions of a run.
+    /// The figures of a many-seed sweep: the share of seeds that meet `throughputGoal`, whether every transfer
+    /// arrived bit-exact, the slowest seed's throughput against the clean line's (`throughputGoal`), the
+    /// median's, the slowest time against the median's (at most twice), which seed was slowest, and the most
+    /// timeouts and retransmissions of a run.
     static func faultSweepMetrics(_ sweep: UploadSweep, name: String, suffix: String, throughputGoal: Metric.Goal) -> [Metric] {
         guard let slowest = sweep.slowest else { return [] }
         let median = sweep.medianSeconds
-        return [
+        var shareAtGoal: [Metric] = []
+        if case .atLeast(let target) = throughputGoal {
+            let atGoal = sweep.runs.filter { sweep.throughputRatio(seconds: $0.outcome.seconds) >= target }.count
+            shareAtGoal = [Metric(name: "\(name)_share_of_seeds_at_target\(suffix)", value: Double(atGoal) / Double(sweep.runs.count), unit: "ratio", goal: .none)]
+        }
+        return shareAtGoal + [
             Metric(name: "\(name)_completes\(suffix)", value: sweep.allIntact ? 1 : 0, unit: "bool", goal: .atLeast(1)),
             Metric(name: "\(name)_throughput_vs_clean\(suffix)", value: sweep.throughputRatio(seconds: slowest.outcome.seconds), unit: "ratio", goal: throughputGoal),
             Metric(name: "\(name)_median_throughput_vs_clean\(suffix)", value: sweep.throughputRatio(seconds: median), unit: "ratio", goal: throughputGoal),
