@@ -10,7 +10,6 @@ extension HapticEngine {
     public static func probe(_ address: DeviceAddress, timeout: Double = 1.5, manualClock: ManualClock? = nil) async throws -> BoardCapabilities? {
         let engine = try manualClock.map { HapticEngine(device: address, manualClock: $0) } ?? HapticEngine(device: address, simulatorFlashFile: nil)
         let clock: any EngineClock = manualClock.map { ManualEngineClock($0) } ?? SystemEngineClock()
-        let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
         defer { Task { await engine.stop() } }
         return try await withThrowingTaskGroup(of: BoardCapabilities?.self) { group in
             group.addTask {
@@ -18,7 +17,7 @@ extension HapticEngine {
                 return await engine.capabilities
             }
             group.addTask {
-                try await clock.sleep(until: deadline)
+                try await clock.sleep(until: clock.now + .milliseconds(Int64(timeout * 1000)))
                 return nil
             }
             defer { group.cancelAll() }
