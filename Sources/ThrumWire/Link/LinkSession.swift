@@ -275,8 +275,7 @@ public struct LinkSession: Sendable {
     private mutating func handleInSession(_ frame: Frame, at now: MonotonicInstant) {
         let header = frame.header
         let bareAck = header.channel == .control && header.type == MessageType.ack.rawValue
-        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck,
-                      answersReliable: bareAck || header.channel == .reliable, at: now)
+        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, carrier: ackCarrier(frame), at: now)
         switch header.channel {
         case .control:
             if header.type == MessageType.ack.rawValue { return }
@@ -290,6 +289,16 @@ public struct LinkSession: Sendable {
         case .realtime:
             if realtimeFilter.accept(header.seq) { deliver(frame, at: now) } else { statistics.staleRealtime += 1 }
         }
+    }
+
+    /// What `frame` answered, for the sender's round-trip samples.
+    private func ackCarrier(_ frame: Frame) -> ReliableSender.AckCarrier {
+        let header = frame.header
+        if header.channel == .reliable || (header.channel == .control && header.type == MessageType.ack.rawValue) { return .prompt }
+        guard header.channel == .control, header.type == MessageType.pong.rawValue, let pong = try? MessageCodec.decode(frame),
+            let id = pong.int("id"), let pingSent = pingsInFlight[UInt16(truncatingIfNeeded: id)]
+        else { return .untimed }
+        return .pong(pingSent: pingSent)
     }
 
     private mutating func deliver(_ frame: Frame, at now: MonotonicInstant) {

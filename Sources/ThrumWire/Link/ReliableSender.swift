@@ -78,10 +78,20 @@ struct ReliableSender: Sendable {
         }
     }
 
+    /// What the frame that carried an acknowledgement was sent in answer to: what its arrival can time.
+    enum AckCarrier: Equatable {
+        /// An ACK or a reliable frame: sent as soon as the peer had what it acknowledges.
+        case prompt
+        /// A PONG, sent when its PING arrived; the PING left at `pingSent`, after the frames the PONG
+        /// acknowledges if their own ACK was lost, so it times them from then on only.
+        case pong(pingSent: MonotonicInstant)
+        /// Anything else (INFO, an ERROR on the control channel, a real-time frame): times nothing.
+        case untimed
+    }
+
     /// Applies the ack, window and NAK flag carried by any frame of the current epoch. `bareAck`: the frame is
-    /// an ACK; `answersReliable`: the peer sent it in answer to reliable frames (an ACK or a reliable frame,
-    /// not a PONG), so its arrival can time what it acknowledges.
-    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, answersReliable: Bool = true, at now: MonotonicInstant) {
+    /// an ACK.
+    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, carrier: AckCarrier = .prompt, at now: MonotonicInstant) {
         lastHeard = now
         peerWindow = Int(min(window, 127))
         let lastAcked = nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
@@ -89,8 +99,9 @@ struct ReliableSender: Sendable {
         let progressed = advanced >= 1 && advanced <= inFlight.count
         if progressed {
             let newest = inFlight[advanced - 1]
-            if isCleanSample(newest, answersReliable: answersReliable), let sent = newest.lastSent {
-                let sample = now.duration(since: sent)
+            if isCleanSample(newest, carrier: carrier), let sent = newest.lastSent {
+                let timedFrom = if case .pong(let pingSent) = carrier { max(sent, pingSent) } else { sent }
+                let sample = now.duration(since: timedFrom)
                 // The first clean sample replaces an estimate that rests on an ambiguous or control sample.
                 if estimateIsAmbiguous { timer.restart(from: sample) } else { timer.record(sample: sample) }
                 progressWithoutSample = 0
@@ -148,10 +159,10 @@ struct ReliableSender: Sendable {
     /// Karn's rule, widened to every way an acknowledgement can answer something else: the newest frame it
     /// covers times a round trip only if that frame was sent once, no frame was resent after it (the
     /// acknowledgement may answer the resend: a lost ACK, then a timeout's resend of an older frame, would
-    /// time the timeout), and it came on a frame that answers reliable frames (a PONG answers its PING; if
-    /// the ACK before it was lost, it times the ping interval).
-    private func isCleanSample(_ newest: Outgoing, answersReliable: Bool) -> Bool {
-        answersReliable && newest.transmissions == 1 && newest.firstTransmission > lastResendTransmission
+    /// time the timeout), and it came on a frame sent in answer to something (`AckCarrier`; a PONG times
+    /// from its PING, or a lost ACK would make it time the ping interval).
+    private func isCleanSample(_ newest: Outgoing, carrier: AckCarrier) -> Bool {
+        carrier != .untimed && newest.transmissions == 1 && newest.firstTransmission > lastResendTransmission
     }
 
     /// Whether the first acknowledgement of progress after the timeout at `since` answers a copy sent before
