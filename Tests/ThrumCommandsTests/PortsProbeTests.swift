@@ -13,7 +13,8 @@ struct PortsProbeTests {
     /// under optimisation (see `PortsCommand.outcome(of:)`), the group yields nothing for the silent
     /// port (an empty result here) or a result that was never written (`thrum ports` crashed hashing
     /// its path). Debug builds never showed it: this test must also run in a release build
-    /// (`swift build -c release --build-tests`, then `swift test -c release --skip-build --filter PortsProbeTests`).
+    /// (`swift build -c release --build-tests -Xswiftc -enable-testing`, then
+    /// `swift test -c release --skip-build --filter PortsProbeTests`).
     @Test("a port that opens but never answers is listed with no board, one that cannot be opened with its error")
     func silentAndMissingPorts() async throws {
         let terminal = try PseudoTerminal.open(keepDeviceOpen: true)
