@@ -154,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "ThrumCommandsTests",
             dependencies: [
-                "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", .product(name: "Logging", package: "swift-log"),
+                "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", "Thrum", "ThrumTransport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

@@ -25,18 +25,7 @@ struct PortsCommand: AsyncParsableCommand {
     func run() async throws {
         let ports: [SerialPortInfo]
         do { ports = try SerialPorts.list() } catch { throw failure("cannot list serial ports: \(error)") }
-        let probes: [String: Result<BoardCapabilities?, any Error>] = noProbe ? [:] : await withTaskGroup(
-            of: (String, Result<BoardCapabilities?, any Error>).self
-        ) { group in
-            for port in ports {
-                group.addTask {
-                    do { return (port.path, .success(try await HapticEngine.probe(.path(port.path)))) } catch { return (port.path, .failure(error)) }
-                }
-            }
-            var results: [String: Result<BoardCapabilities?, any Error>] = [:]
-            for await (path, result) in group { results[path] = result }
-            return results
-        }
+        let probes = noProbe ? [:] : await Self.probe(ports.map(\.path)) { try await HapticEngine.probe(.path($0)) }
         if json {
             let objects = ports.map { port -> [String: Any] in
                 var object: [String: Any] = ["path": port.path, "description": port.displayName, "transport": port.transport.rawValue]
@@ -72,5 +61,31 @@ struct PortsCommand: AsyncParsableCommand {
             }
             Console.current.line(line)
         }
+    }
+
+    typealias ProbeOutcome = Result<BoardCapabilities?, any Error>
+
+    /// Probes every path at once with `probe`; what each gave, by path.
+    static func probe(
+        _ paths: [String], with probe: @escaping @Sendable (String) async throws -> BoardCapabilities?
+    ) async -> [String: ProbeOutcome] {
+        await withTaskGroup(of: (String, ProbeOutcome).self) { group in
+            for path in paths {
+                group.addTask { (path, await outcome(of: { try await probe(path) })) }
+            }
+            var outcomes: [String: ProbeOutcome] = [:]
+            for await (path, outcome) in group { outcomes[path] = outcome }
+            return outcomes
+        }
+    }
+
+    /// `work`'s value or error. Kept out of the task group's child on purpose: Swift 6.3.1 with
+    /// optimisation miscompiles a child written `do { return (path, .success(try await …)) } catch
+    /// { return (path, .failure(error)) }` — the group then yields no result, or one that was never
+    /// written (`thrum ports` crashed hashing a garbage path after probing a silent port).
+    private static func outcome(of work: () async throws -> BoardCapabilities?) async -> ProbeOutcome {
+        let outcome: ProbeOutcome
+        do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+        return outcome
     }
 }

@@ -7,11 +7,13 @@ import ThrumTesting
 /// `HapticEngine.probe`, which `thrum ports` uses to mark the ports where a Thrum board answers.
 @Suite("Probing a port for a board")
 struct ProbeTests {
+    /// The probe returns as soon as the board answers; the long timeout only leaves room for a child
+    /// process on a busy machine (with the default 1.5 s the full suite's load sometimes ran it out).
     @Test("a board behind a pty answers the handshake with its capabilities")
     func boardAnswers() async throws {
         let simulator = try SimulatorProcess.launch()
         defer { simulator.terminate() }
-        let capabilities = try await HapticEngine.probe(DeviceAddress(parsing: simulator.devicePath))
+        let capabilities = try await HapticEngine.probe(DeviceAddress(parsing: simulator.devicePath), timeout: 15)
         #expect(capabilities?.boardName == "thrum simulator")
     }
 

@@ -281,6 +281,30 @@ struct LinkSessionTests {
         #expect(host.pendingReliable == 1)
     }
 
+    /// The cause of the 1 % byte-corruption crawl (LinkTransferTests): an answer that comes a few ms after a
+    /// resend was taken for an answer to the original whenever it came sooner than srtt/2, and srtt had
+    /// grown far beyond one frame's round trip; the frames the receiver dropped after the lost one were then
+    /// not resent, and each waited out a whole (doubled) timeout.
+    @Test("an answer to a timeout's resend sooner than srtt/2 but no sooner than a round trip can be is a real loss: the dropped frames are resent")
+    func promptAnswerToResendIsALoss() throws {
+        var host = Self.connectedHost(epoch: 1)
+        var now = MonotonicInstant.zero
+        // Round trips of 2 ms, then 300 ms five times: srtt grows to about 150 ms.
+        for (tag, roundTrip) in [(1, 2), (2, 300), (3, 300), (4, 300), (5, 300), (6, 300)] {
+            try host.send(WireMessage.engineStart(tag: UInt16(tag)), at: now)
+            _ = host.takeFrames()
+            now = now + .milliseconds(roundTrip)
+            host.receive(Self.boardFrame(.ack(), epoch: 1, ack: UInt8(tag), window: 4), at: now)
+        }
+        for tag in 7...9 { try host.send(WireMessage.engineStart(tag: UInt16(tag)), at: now) }
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [7, 8, 9])
+        let timedOut = try #require(host.nextDeadline)
+        host.advance(to: timedOut)
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [7])
+        host.receive(Self.boardFrame(.ack(), epoch: 1, ack: 7, window: 4), at: timedOut + .milliseconds(5))
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [8, 9], "the receiver dropped 8 and 9 after losing 7")
+    }
+
     @Test("NAK makes the sender resend from the gap at once")
     func nakResend() throws {
         var host = Self.connectedHost(epoch: 1)

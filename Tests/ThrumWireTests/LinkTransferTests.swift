@@ -70,13 +70,18 @@ struct LinkTransferTests {
         }
     }
 
-    /// 64 KB in 64-byte chunks through the frame faults plus 1 % independent byte corruption.
-    static func underByteCorruption(seed: UInt64, limit: Duration) throws -> (data: [UInt8], arrived: [UInt8], simulation: LinkSimulation) {
+    /// The frame faults, with 1 % of all bytes corrupted independently instead of 1 % of frames.
+    static var byteCorruption: VirtualLine.Faults {
         var faults = VirtualLine.Faults.issue3
         faults.corruptRate = 0
         faults.byteCorruptionRate = 0.01
+        return faults
+    }
+
+    /// 64 KB in 64-byte chunks through the frame faults plus 1 % independent byte corruption.
+    static func underByteCorruption(seed: UInt64, limit: Duration) throws -> (data: [UInt8], arrived: [UInt8], simulation: LinkSimulation) {
         let data = payload(size: 65536, seed: seed)
-        var simulation = simulation(seed: seed, faults: faults)
+        var simulation = simulation(seed: seed, faults: byteCorruption)
         let arrived = try transfer(data, in: &simulation, limit: limit, chunkPayload: 64)
         return (data, arrived, simulation)
     }
@@ -91,30 +96,65 @@ struct LinkTransferTests {
         }
     }
 
-    /// Found by the property above (seed 95314, about one seed in a hundred): under 1 % byte
-    /// corruption with 64-byte chunks the transfer crawled (after 190 s, 87 of 1,150 messages;
-    /// 1,126 bytes still missing at 1,800 s). The first round-trip sample was an ambiguous one
-    /// (taken when no clean sample existed yet) of 376 ms against a true round trip of a few ms;
-    /// after that every acknowledged frame had been sent more than once, so Karn's rule allowed no
-    /// clean sample to correct it. A PONG's round trip now replaces an estimate that rests on an
-    /// ambiguous sample only (PROTOCOL.md §6.2).
-    @Test("seed 95314 under 1 % byte corruption no longer crawls")
-    func ambiguousFirstSampleIsCorrected() throws {
-        let (data, arrived, _) = try Self.underByteCorruption(seed: 95314, limit: .seconds(120))
+    /// Two seeds the property above found crawling under 1 % byte corruption with 64-byte chunks.
+    /// 95314: the first round-trip sample was an ambiguous one (taken when no clean sample existed yet) of
+    /// 376 ms against a true round trip of a few ms, and Karn's rule allowed no clean sample to correct it
+    /// (after 190 s, 87 of 1,150 messages); a PONG's round trip now replaces such an estimate.
+    /// 1552124: the timeout swung between 0.17 and 2.7 s while PONGs showed a round trip of a few ms (after
+    /// 58 s, 85 of 1,150 messages). The first progress after each timeout came a few ms after the resend and
+    /// was taken for an answer to the original (sooner than srtt/2, an srtt inflated by acknowledgements a
+    /// PONG had carried): the timeout was doubled as spurious and the frames the receiver had dropped were
+    /// not resent, so each waited out a whole, doubled timeout. PROTOCOL.md §6.1–6.2 say what replaced that.
+    @Test("seeds that crawled under 1 % byte corruption complete within 120 s", arguments: [95314, 1552124] as [UInt64])
+    func formerCrawls(seed: UInt64) throws {
+        let (data, arrived, _) = try Self.underByteCorruption(seed: seed, limit: .seconds(120))
         #expect(arrived == data, "\(arrived.count) of \(data.count) bytes within 120 s")
     }
 
-    /// Rarer still (1 of 200 seeds scanned after the fix above): seed 1552124 crawls from a
-    /// different start. Its estimate rests on clean samples, yet the timeout swings between 0.17
-    /// and 2.7 s, halved when acknowledgements flow and doubled again by the spurious-timeout
-    /// check, while PONGs show a round trip of a few ms; after 58 s, 85 of 1,150 messages. Not
-    /// fixed: bounding the backed-off timeout by the PONG round trip is the next thing to try.
-    @Test("known stall: seed 1552124 under 1 % byte corruption")
-    func knownStall() throws {
-        let (data, arrived, _) = try Self.underByteCorruption(seed: 1552124, limit: .seconds(120))
-        #expect(data.starts(with: arrived), "what arrives is never wrong, only incomplete")
-        withKnownIssue("the retransmission timeout swings high on this seed and the transfer crawls") {
-            #expect(arrived.count == data.count)
+    /// 64 KB over this suite's line, cut and queued as `thrum-bench link` does it (`SimulatedUpload`).
+    static func upload(
+        seed: UInt64, faults: VirtualLine.Faults, baud: Double = 1_000_000, chunkPayload: Int? = nil, queueAhead: Int = 8,
+        limit: Duration = .seconds(120)
+    ) throws -> SimulatedUpload.Outcome {
+        var simulation = simulation(seed: seed, faults: faults, baud: baud)
+        let upload = SimulatedUpload(data: payload(size: 65536, seed: seed), queueAhead: queueAhead, limit: limit, chunkPayload: chunkPayload)
+        return try #require(try upload.run(over: &simulation), "no handshake, seed \(seed)")
+    }
+
+    /// The line of issue 3 (5 % of frames lost, 1 % corrupted, 1 % duplicated, 1 % after a garbage burst) over
+    /// many seeds. NAKs and duplicate acknowledgements report nearly every loss, so the timer fires only for
+    /// the rest (at most 5 times in 600 runs; before its fix, up to 12 times on these seeds and 362 on seed 84
+    /// at 115,200 baud, which crawled at 0.31 of the clean throughput). Go-back-N with the board's 4-frame
+    /// window still loses the frames in flight with each lost frame, so a seed that loses more frames than
+    /// most is slower: over 300 seeds at each rate the median reaches 0.80 of the clean line's throughput, the
+    /// worst 0.61, none more than 1.3 times the median time. `thrum-bench link` sweeps more seeds.
+    @Test(
+        "frame faults: every seed bit-exact, at 0.55 or more of the clean throughput, under twice the median time and 8 timeouts; the median at 0.7 or more",
+        arguments: [115_200.0, 1_000_000.0])
+    func throughputUnderFrameFaults(baud: Double) throws {
+        let sweep = try UploadSweep(seeds: 1...12, upload: { try Self.upload(seed: $0, faults: $1, baud: baud) }, faults: .issue3)
+        #expect(sweep.allIntact)
+        #expect(sweep.throughputRatio(seconds: sweep.medianSeconds) >= 0.7)
+        for run in sweep.runs {
+            #expect(sweep.throughputRatio(seconds: run.outcome.seconds) >= 0.55, "seed \(run.seed)")
+            #expect(run.outcome.seconds <= 2 * sweep.medianSeconds, "seed \(run.seed)")
+            #expect(run.outcome.timeouts <= 8, "seed \(run.seed)")
+        }
+    }
+
+    /// The crawls above over more seeds: with 64-byte chunks, all queued at once, no seed takes twice the
+    /// median time (the median is about 23 s, the worst of 50 seeds 28 s; before the timer's fix, 5 of 50
+    /// seeds took 167 to over 600 s, seed 21 among them with 480 s). Few seeds, as each is a heavy run:
+    /// `thrum-bench link` sweeps 200.
+    @Test("1 % byte corruption: every seed completes bit-exact in under twice the median time")
+    func noCrawlUnderByteCorruption() throws {
+        let sweep = try UploadSweep(
+            seeds: 21...24,
+            upload: { try Self.upload(seed: $0, faults: $1, chunkPayload: 64, queueAhead: .max, limit: .seconds(600)) },
+            faults: Self.byteCorruption)
+        #expect(sweep.allIntact)
+        for run in sweep.runs {
+            #expect(run.outcome.seconds <= 2 * sweep.medianSeconds, "seed \(run.seed): \(run.outcome.seconds) s")
         }
     }
 }

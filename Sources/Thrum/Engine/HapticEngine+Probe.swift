@@ -1,4 +1,6 @@
 import Foundation
+import ThrumSimulator
+import ThrumTransport
 import ThrumWire
 
 extension HapticEngine {
@@ -6,7 +8,12 @@ extension HapticEngine {
     /// capabilities if so, nil if the device opened but nothing answered. Throws when the device
     /// cannot be opened (busy, permission denied).
     public static func probe(_ address: DeviceAddress, timeout: Double = 1.5) async throws -> BoardCapabilities? {
-        let engine = try HapticEngine(device: address, simulatorFlashFile: nil)
+        try await probe(address, timeout: timeout, clock: SystemEngineClock())
+    }
+
+    /// The same on `clock` (tests: a manual clock, so the timeout is not wall-clock time).
+    package static func probe(_ address: DeviceAddress, timeout: Double, clock: any EngineClock) async throws -> BoardCapabilities? {
+        let engine = HapticEngine(device: address, clock: clock, simulator: BoardConfiguration())
         defer { Task { await engine.stop() } }
         return try await withThrowingTaskGroup(of: BoardCapabilities?.self) { group in
             group.addTask {
@@ -14,7 +21,7 @@ extension HapticEngine {
                 return await engine.capabilities
             }
             group.addTask {
-                try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                try await clock.sleep(until: clock.now + .milliseconds(Int64(timeout * 1000)))
                 return nil
             }
             defer { group.cancelAll() }

@@ -278,7 +278,7 @@ public struct LinkSession: Sendable {
     private mutating func handleInSession(_ frame: Frame, at now: MonotonicInstant) {
         let header = frame.header
         let bareAck = header.channel == .control && header.type == MessageType.ack.rawValue
-        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, at: now)
+        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, carrier: ackCarrier(frame), at: now)
         switch header.channel {
         case .control:
             if header.type == MessageType.ack.rawValue { return }
@@ -292,6 +292,16 @@ public struct LinkSession: Sendable {
         case .realtime:
             if realtimeFilter.accept(header.seq) { deliver(frame, at: now) } else { statistics.staleRealtime += 1 }
         }
+    }
+
+    /// What `frame` answered, for the sender's round-trip samples.
+    private func ackCarrier(_ frame: Frame) -> ReliableSender.AckCarrier {
+        let header = frame.header
+        if header.channel == .reliable || (header.channel == .control && header.type == MessageType.ack.rawValue) { return .prompt }
+        guard header.channel == .control, header.type == MessageType.pong.rawValue,
+            case .pong(let pong)? = try? MessageCodec.decode(frame), let pingSent = pingsInFlight[pong.id]
+        else { return .untimed }
+        return .pong(pingSent: pingSent)
     }
 
     private mutating func deliver(_ frame: Frame, at now: MonotonicInstant) {
@@ -308,7 +318,7 @@ public struct LinkSession: Sendable {
             return
         }
         if !isBoard, case .pong(let pong) = message {
-            recordPong(pong, at: now)
+            recordPong(pong, payload: frame.payload.count, at: now)
             return
         }
         events.append(.received(message, frame.header.channel))
@@ -366,13 +376,13 @@ public struct LinkSession: Sendable {
         }
     }
 
-    private mutating func recordPong(_ pong: WireMessage.Pong, at now: MonotonicInstant) {
+    private mutating func recordPong(_ pong: WireMessage.Pong, payload: Int, at now: MonotonicInstant) {
         statistics.pongsReceived += 1
         guard let sent = pingsInFlight.removeValue(forKey: pong.id) else { return }
         let boardReceived = clockExtender.extend(pong.rxTime)
         let boardSent = clockExtender.extend(pong.txTime)
         clock.add(ClockSample(hostSent: sent, hostReceived: now, boardReceived: boardReceived, boardSent: boardSent))
-        sender.noteControlRoundTrip(now.duration(since: sent))
+        sender.noteControlRoundTrip(now.duration(since: sent), payload: payload)
     }
 
     // MARK: emitting frames

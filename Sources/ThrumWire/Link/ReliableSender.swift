@@ -25,10 +25,13 @@ struct ReliableSender: Sendable {
     private var lastNak: (ack: UInt8, at: MonotonicInstant)?
     private(set) var retransmissions = 0
     private var progressWithoutSample = 0
-    /// The estimate rests on an ambiguous sample only (a frame sent more than once). Under steady loss
-    /// every later frame may be sent more than once too, and Karn's rule then never corrects it.
+    /// The estimate rests on an ambiguous sample only (a frame sent more than once) or on a PING's round
+    /// trip. Under steady loss every later frame may be sent more than once too, and Karn's rule then never
+    /// corrects it: shorter control round trips replace it until a clean sample does.
     private var estimateIsAmbiguous = false
     private var recoverySince: MonotonicInstant?
+    /// The last acknowledgement that made progress: the timer runs from there (see `deadline`).
+    private var lastProgress: MonotonicInstant?
     private var lastHeard: MonotonicInstant?
     private(set) var timeouts = 0
     private(set) var nakResends = 0
@@ -39,6 +42,8 @@ struct ReliableSender: Sendable {
     /// first copy of the newest frame it covered); bare acks since then that acknowledged nothing.
     private var transmissionCount: UInt64 = 0
     private var progressTransmission: UInt64 = 0
+    /// The latest transmission that resent a frame (see `isCleanSample`).
+    private var lastResendTransmission: UInt64 = 0
     private var duplicateAcks = 0
     /// The largest payload the round-trip estimate has seen go out (see `RetransmissionTimer.stretch`).
     private var timedPayload = 0
@@ -55,16 +60,38 @@ struct ReliableSender: Sendable {
         queued.append(Outgoing(seq: 0, type: type, payload: payload))
     }
 
-    /// A round trip measured outside the reliable channel (a PING answered by its PONG, PROTOCOL.md
-    /// §6.2): while the estimate rests on an ambiguous sample only, it takes that sample's place.
-    mutating func noteControlRoundTrip(_ roundTrip: Duration) {
-        guard estimateIsAmbiguous, let srtt = timer.smoothedRTT, roundTrip < srtt else { return }
+    /// A round trip measured outside the reliable channel (a PING answered by its PONG of `payload` bytes,
+    /// PROTOCOL.md §6.2). While there is no estimate, or it rests on an ambiguous sample only and this is
+    /// shorter, the estimate starts again from it, stretched to the largest frame sent so far; it stays
+    /// ambiguous until a clean sample replaces it. Before, a lossy start waited out the initial 500 ms on
+    /// every lost frame while PONGs showed a round trip of a few ms.
+    mutating func noteControlRoundTrip(_ roundTrip: Duration, payload: Int) {
+        timer.noteRoundTrip(roundTrip)
+        if let srtt = timer.smoothedRTT, !estimateIsAmbiguous || roundTrip >= srtt { return }
         timer.restart(from: roundTrip)
-        estimateIsAmbiguous = false
+        estimateIsAmbiguous = true
+        if timedPayload > payload {
+            let overhead = Double(AdaptivePayloadSize.frameOverhead)
+            timer.stretch(by: (Double(timedPayload) + overhead) / (Double(payload) + overhead))
+        } else {
+            timedPayload = payload
+        }
     }
 
-    /// Applies the ack, window and NAK flag carried by any frame of the current epoch.
-    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, at now: MonotonicInstant) {
+    /// What the frame that carried an acknowledgement was sent in answer to: what its arrival can time.
+    enum AckCarrier: Equatable {
+        /// An ACK or a reliable frame: sent as soon as the peer had what it acknowledges.
+        case prompt
+        /// A PONG, sent when its PING arrived; the PING left at `pingSent`, after the frames the PONG
+        /// acknowledges if their own ACK was lost, so it times them from then on only.
+        case pong(pingSent: MonotonicInstant)
+        /// Anything else (INFO, an ERROR on the control channel, a real-time frame): times nothing.
+        case untimed
+    }
+
+    /// Applies the ack, window and NAK flag carried by any frame of the current epoch. `bareAck`: the frame is
+    /// an ACK.
+    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, carrier: AckCarrier = .prompt, at now: MonotonicInstant) {
         lastHeard = now
         peerWindow = Int(min(window, 127))
         let lastAcked = nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
@@ -72,8 +99,11 @@ struct ReliableSender: Sendable {
         let progressed = advanced >= 1 && advanced <= inFlight.count
         if progressed {
             let newest = inFlight[advanced - 1]
-            if newest.transmissions == 1, let sent = newest.lastSent {
-                timer.record(sample: now.duration(since: sent))
+            if isCleanSample(newest, carrier: carrier), let sent = newest.lastSent {
+                let timedFrom = if case .pong(let pingSent) = carrier { max(sent, pingSent) } else { sent }
+                let sample = now.duration(since: timedFrom)
+                // The first clean sample replaces an estimate that rests on an ambiguous or control sample.
+                if estimateIsAmbiguous { timer.restart(from: sample) } else { timer.record(sample: sample) }
                 progressWithoutSample = 0
                 estimateIsAmbiguous = false
             } else if timer.smoothedRTT == nil, let sent = newest.lastSent {
@@ -94,15 +124,14 @@ struct ReliableSender: Sendable {
             for frame in inFlight[..<advanced] { payloadSize.recordDelivered(payload: frame.payload.count) }
             progressTransmission = max(progressTransmission, newest.firstTransmission)
             duplicateAcks = 0
+            let spurious = recoverySince.map { timeoutWasSpurious(at: $0, acknowledgedFrames: advanced, now: now) }
             inFlight.removeFirst(advanced)
-            if let since = recoverySince {
-                // First progress after a timeout that resent only the oldest frame. An acknowledgement this
-                // soon answers the original transmission: the timeout was spurious and the rest is on its way.
-                // Later, it answers the resend, and frames sent before the timeout were dropped by the
-                // receiver (it keeps no frames after a gap): go back and resend them.
+            lastProgress = now
+            if let since = recoverySince, let spurious {
+                // First progress after a timeout. If it answers the resend, the frames sent before the timeout
+                // were dropped by the receiver (it keeps no frames after a gap): go back and resend them.
                 recoverySince = nil
-                let quick = (timer.smoothedRTT ?? timer.timeout) / 2
-                if now.duration(since: since) >= quick {
+                if !spurious {
                     for index in inFlight.indices where (inFlight[index].lastSent ?? now) < since {
                         inFlight[index].needsSending = true
                     }
@@ -127,6 +156,27 @@ struct ReliableSender: Sendable {
         }
     }
 
+    /// Karn's rule, widened to every way an acknowledgement can answer something else: the newest frame it
+    /// covers times a round trip only if that frame was sent once, no frame was resent after it (the
+    /// acknowledgement may answer the resend: a lost ACK, then a timeout's resend of an older frame, would
+    /// time the timeout), and it came on a frame sent in answer to something (`AckCarrier`; a PONG times
+    /// from its PING, or a lost ACK would make it time the ping interval).
+    private func isCleanSample(_ newest: Outgoing, carrier: AckCarrier) -> Bool {
+        carrier != .untimed && newest.transmissions == 1 && newest.firstTransmission > lastResendTransmission
+    }
+
+    /// Whether the first acknowledgement of progress after the timeout at `since` answers a copy sent before
+    /// the timeout (the timeout was spurious: the frame was late, not lost). Called before the
+    /// `acknowledgedFrames` it covers leave `inFlight`.
+    /// - It covers a frame besides the oldest whose last copy left before the timeout: the receiver keeps
+    ///   nothing after a gap, so it had the oldest's earlier copy (the line keeps order).
+    /// - It came sooner after the timeout than half the fastest round trip seen: too soon to answer the resend.
+    private func timeoutWasSpurious(at since: MonotonicInstant, acknowledgedFrames: Int, now: MonotonicInstant) -> Bool {
+        if inFlight[1..<acknowledgedFrames].contains(where: { ($0.lastSent ?? since) < since }) { return true }
+        guard let fastest = timer.fastestRoundTrip else { return false }
+        return now.duration(since: since) < fastest / 2
+    }
+
     /// The peer answers every reliable frame it receives, in the order they were sent, so duplicate acks for
     /// frames that left before the oldest frame's latest copy number at most the transmissions in between.
     /// One more answers a frame sent after that copy: the copy was lost and the peer dropped what followed.
@@ -147,10 +197,12 @@ struct ReliableSender: Sendable {
         }
     }
 
-    /// When the oldest unacknowledged frame times out.
+    /// When the oldest unacknowledged frame times out: RTO after it was last sent or, if later, after the last
+    /// acknowledgement that made progress (RFC 6298 §5.3). Frames handed over together leave the line one after
+    /// another; timed from the hand-over, the last of a go-back resend would time out while still on its way.
     var deadline: MonotonicInstant? {
         guard let oldest = inFlight.first, let sent = oldest.lastSent, !oldest.needsSending else { return nil }
-        return sent + timer.timeout
+        return max(sent, lastProgress ?? sent) + timer.timeout
     }
 
     /// Handles an expired timer; returns how often it expired on the oldest frame with the peer silent since
@@ -184,6 +236,7 @@ struct ReliableSender: Sendable {
             inFlight[index].transmissions += 1
             inFlight[index].lastSent = now
             transmissionCount += 1
+            lastResendTransmission = transmissionCount
             inFlight[index].lastTransmission = transmissionCount
             out.append(inFlight[index])
         }

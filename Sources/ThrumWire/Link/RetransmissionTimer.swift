@@ -7,6 +7,9 @@ public struct RetransmissionTimer: Sendable {
     public private(set) var smoothedRTT: Duration?
     public private(set) var rttVariation: Duration = .zero
     public private(set) var timeout: Duration
+    /// The shortest round trip seen, clean samples and control round trips alike: no answer to a frame can
+    /// come much sooner than this after it left.
+    public private(set) var fastestRoundTrip: Duration?
     let minimum: Duration
     let maximum: Duration
 
@@ -21,6 +24,7 @@ public struct RetransmissionTimer: Sendable {
 
     public mutating func record(sample: Duration) {
         let sample = max(sample, .zero)
+        noteRoundTrip(sample)
         if let srtt = smoothedRTT {
             let error = srtt > sample ? srtt - sample : sample - srtt
             rttVariation = rttVariation * 0.75 + error * 0.25
@@ -30,6 +34,11 @@ public struct RetransmissionTimer: Sendable {
             rttVariation = sample / 2
         }
         timeout = base ?? initial
+    }
+
+    /// A round trip measured outside the estimate (a PING answered by its PONG): only the fastest is kept.
+    public mutating func noteRoundTrip(_ roundTrip: Duration) {
+        fastestRoundTrip = min(fastestRoundTrip ?? roundTrip, roundTrip)
     }
 
     /// Starts the estimate again from `sample`, as if it were the first.
