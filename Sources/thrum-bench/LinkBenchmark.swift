@@ -1,4 +1,5 @@
 import ThrumWire
+import ThrumTesting
 
 /// Issue 3 §5: the link over a virtual serial line in virtual time (deterministic, seeded).
 extension Suite {

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import ThrumWire
+import ThrumTesting
 
 /// The host's reliable sender chooses its payload size from what the line does to its frames (PROTOCOL.md §6.5).
 @Suite("Adaptive payload size")

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import ThrumWire
+import ThrumTesting
 
 @Suite("Clock synchronisation")
 struct ClockSyncTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ThrumWire
+import ThrumTesting
 
 /// The link state machine driven frame by frame, with a hand-built peer where the test needs one.
 @Suite("Link session")

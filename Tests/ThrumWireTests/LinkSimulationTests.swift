@@ -1,5 +1,6 @@
 import Testing
 @testable import ThrumWire
+import ThrumTesting
 
 /// Whole-link behaviour over the virtual line: resets, realtime, ERROR round trips.
 @Suite("Link over the virtual line")

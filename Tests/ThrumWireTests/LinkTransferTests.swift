@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 @testable import ThrumWire
+import ThrumTesting
 
 /// Reliable transfers over the virtual line (issue 3 §5).
 @Suite("Reliable transfer")

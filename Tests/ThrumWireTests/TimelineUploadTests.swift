@@ -1,5 +1,6 @@
 import Testing
 @testable import ThrumWire
+import ThrumTesting
 
 /// A test double for the board's side of upload (PROTOCOL.md §5.3), just enough to exercise the host's
 /// upload state machine. The real board side is C in Firmware-ref.

@@ -1,3 +1,4 @@
+import ThrumWire
 /// Two link ends joined by two virtual lines, run in virtual time (no I/O, no sleeping). The board end
 /// is only a link peer: it answers PING with PONG from a simulated clock and collects what it receives.
 /// Board behaviour proper belongs to the C firmware core; this exists to test and measure the link.

@@ -1,3 +1,4 @@
+import ThrumWire
 /// Bulk data sent host → board as UPLOAD_CHUNK messages over a ``LinkSimulation``, in virtual time: how the
 /// link tests and `thrum-bench link` measure a transfer. Chunks are cut as they are queued, a few ahead of the
 /// window, each as large as the host's `preferredPayload` at that moment (the board's maximum on a clean line,

@@ -1,3 +1,4 @@
+import ThrumWire
 /// One direction of a serial line in virtual time, for tests and benchmarks (no I/O, no sleeping):
 /// bytes are serialised at the baud rate (10 bits per byte), then delivered in USB-sized packets after
 /// a random latency, in order. Faults are applied per written frame, from a seed, so a run replays exactly.
