@@ -69,7 +69,7 @@ public struct CHHapticError: CustomNSError, CustomStringConvertible, Hashable, @
         } else if error is CancellationError {
             self.init(.operationNotPermitted, "cancelled")
         } else {
-            self.init(.unknownError, "\(error)")
+            self.init(.unknownError, "\(error)", underlying: error)
         }
     }
 

@@ -28,7 +28,7 @@ public enum DeviceAddress: Sendable, Hashable, CustomStringConvertible {
             self = .simulator
         } else if USBDeviceAddress.isUSBAddress(trimmed) {
             do { self = .usb(try USBDeviceAddress(parsing: trimmed)) } catch {
-                throw HapticEngineError.badDeviceAddress("\(trimmed): \(error)")
+                throw HapticEngineError.badDeviceAddress(trimmed, cause: .init(error))
             }
         } else if trimmed.hasPrefix("/") || trimmed.hasPrefix(".") {
             self = .path(trimmed)

@@ -49,7 +49,7 @@ extension HapticEngine {
     /// pattern the engine reads itself, so they are logged (the file in the metadata).
     private func readPattern(_ result: PatternReadResult, name: String) throws(HapticEngineError) -> HapticPattern {
         guard let pattern = result.pattern else {
-            throw HapticEngineError.invalidPattern("\(PatternLoadError(file: name, diagnostics: result.diagnostics))")
+            throw HapticEngineError.invalidPattern(.init(PatternLoadError(file: name, diagnostics: result.diagnostics)))
         }
         for warning in result.diagnostics.warnings {
             let position: Logger.Metadata = warning.position.map { ["line": "\($0.line)", "column": "\($0.column)"] } ?? [:]

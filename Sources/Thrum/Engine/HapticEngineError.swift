@@ -4,8 +4,9 @@ import ThrumWire
 /// in words a user can act on. Where an error from a lower layer caused it (a `TransportError`, a
 /// `LinkFailure`, …), the case keeps that error as a value, for code to inspect.
 public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The device address is not one Thrum understands.
-    case badDeviceAddress(String)
+    /// The device address is not one Thrum understands; `cause`: why, when a parser said (a
+    /// malformed `usb:` address).
+    case badDeviceAddress(String, cause: Cause? = nil)
     /// The device could not be opened (busy, permission denied, missing); the cause says which
     /// (usually a `TransportError`).
     case openFailed(device: String, cause: Cause)
@@ -34,8 +35,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     case audioResource(String)
     /// The engine is not running (not started yet, stopped, or its link is down).
     case engineNotRunning(String)
-    /// The pattern could not be compiled or read.
-    case invalidPattern(String)
+    /// The pattern could not be compiled or read; `cause`: the reader's or the compiler's error.
+    case invalidPattern(Cause)
     /// A player was used after the engine that made it was gone, or with a value out of range.
     case invalidPlayer(String)
     /// A flash slot that does not exist or is empty, or a pattern too big for one.
@@ -69,8 +70,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .badDeviceAddress(let text):
-            "'\(text)' is not a device address: use 'sim', a serial device path such as /dev/ttyACM0, or usb:VID:PID[:SERIAL]"
+        case .badDeviceAddress(let text, let cause):
+            "'\(text)\(cause.map { ": \($0)" } ?? "")' is not a device address: use 'sim', a serial device path such as /dev/ttyACM0, or usb:VID:PID[:SERIAL]"
         case .openFailed(let device, let cause):
             "cannot open \(device): \(cause)"
         case .deviceLost(let device, let cause):
@@ -97,8 +98,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "audio resource: \(why)"
         case .engineNotRunning(let why):
             "the engine is not running: \(why)"
-        case .invalidPattern(let why):
-            "invalid pattern: \(why)"
+        case .invalidPattern(let cause):
+            "invalid pattern: \(cause)"
         case .invalidPlayer(let why):
             "invalid player: \(why)"
         case .flash(let why):

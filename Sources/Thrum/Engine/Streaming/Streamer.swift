@@ -103,7 +103,7 @@ final class Streamer {
     static func cut(_ timeline: CompiledTimeline, memory: Int) throws -> [TimelineSegment] {
         let decoded: Timeline
         do { decoded = try TimelineDecoder.decode(timeline.bytes) } catch {
-            throw HapticEngineError.invalidPattern("\(error)")
+            throw HapticEngineError.invalidPattern(.init(error))
         }
         var best: (pieces: [TimelineSegment], shortest: UInt32)?
         var failure: (any Error)?

@@ -23,7 +23,7 @@ extension CompiledTimeline {
                 audioEvents: pattern.events.count { $0.type.isAudio },
                 resources: Array(Set(pattern.events.compactMap { $0.type == .audioCustom ? $0.waveform?.resourceID : nil })).sorted())
         } catch {
-            throw HapticEngineError.invalidPattern("\(error)")
+            throw HapticEngineError.invalidPattern(.init(error))
         }
     }
 }
