@@ -12,24 +12,15 @@ import Foundation
 /// flow control hold the sender back); writes wait in a list and complete once `write(2)` took
 /// all their bytes. A pipe wakes the thread when there is something new to do.
 final class DescriptorPump: @unchecked Sendable {
-    private typealias WriteContinuation = CheckedContinuation<Void, any Error>
-
-    private struct PendingWrite {
-        var id: UInt64
-        var bytes: [UInt8]
-        var offset: Int
-        var continuation: WriteContinuation
-    }
-
     private struct State {
         var closing = false
         var exited = false
-        var writes: [PendingWrite] = []
+        /// Writes waiting for the OS to take their bytes, with the bytes still to send.
+        var writes = PendingList<Void, ArraySlice<UInt8>>()
         /// Writes fail with this once the device hung up or a write failed.
         var writeEnd: TransportError?
         var inputPaused = false
         var exitWaiters: [CheckedContinuation<Void, Never>] = []
-        var nextID: UInt64 = 0
     }
 
     let device: String
@@ -80,32 +71,12 @@ final class DescriptorPump: @unchecked Sendable {
             if let end = state.withLock({ $0.closing ? closedError : $0.writeEnd }) { throw end }
             return
         }
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: WriteContinuation) in
-                let refusal = state.withLock { state -> (any Error)? in
-                    if state.closing { return closedError }
-                    if let end = state.writeEnd { return end }
-                    if Task.isCancelled { return CancellationError() }
-                    state.writes.append(PendingWrite(id: id, bytes: bytes, offset: 0, continuation: continuation))
-                    return nil
-                }
-                if let refusal {
-                    continuation.resume(throwing: refusal)
-                } else {
-                    wake()
-                }
-            }
-        } onCancel: {
-            // Bytes already handed to the OS stay sent; the rest is dropped.
-            let continuation = state.withLock { state -> WriteContinuation? in
-                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.writes.remove(at: index).continuation
-            }
-            continuation?.resume(throwing: CancellationError())
+        // Cancelled, a write's bytes already handed to the OS stay sent; the rest is dropped.
+        try await state.suspend(in: \.writes) { state, resumptions in
+            if state.closing { return .done(.failure(closedError)) }
+            if let end = state.writeEnd { return .done(.failure(end)) }
+            resumptions.afterwards { self.wake() }  // wake() takes the lock itself
+            return .wait(bytes[...])
         }
     }
 
@@ -125,14 +96,14 @@ final class DescriptorPump: @unchecked Sendable {
 
     /// The synchronous part of closing, also used when the owner is dropped without closing.
     func beginClosing() {
-        let writes = state.withLock { state -> [PendingWrite]? in
-            guard !state.closing else { return nil }
-            state.closing = true
-            defer { state.writes = [] }
-            return state.writes
+        var resumptions = Resumptions()
+        let wasClosing = state.withLock { state -> Bool in
+            defer { state.closing = true }
+            if !state.closing { state.writes.failAll(closedError, into: &resumptions) }
+            return state.closing
         }
-        guard let writes else { return }
-        for write in writes { write.continuation.resume(throwing: closedError) }
+        resumptions.run()
+        guard !wasClosing else { return }
         incoming.closeReading(readers: closedError, writers: closedError)
         wake()
     }
@@ -256,12 +227,9 @@ final class DescriptorPump: @unchecked Sendable {
     /// Hands queued writes to the kernel until it pushes back (EAGAIN).
     private func flushWrites() {
         while true {
-            guard let head = state.withLock({ state in state.writes.first.map { ($0.id, $0.bytes, $0.offset) } }) else { return }
-            let (id, bytes, offset) = head
-            let outcome = bytes.withUnsafeBytes { all in
-                Result { () throws(Errno) -> Int in
-                    try calls.write(descriptor, UnsafeRawBufferPointer(rebasing: all[offset...]))
-                }
+            guard let (id, bytes) = state.withLock({ $0.writes.first }) else { return }
+            let outcome = bytes.withUnsafeBytes { bytes in
+                Result { () throws(Errno) -> Int in try calls.write(descriptor, bytes) }
             }
             let written: Int
             switch outcome {
@@ -271,14 +239,9 @@ final class DescriptorPump: @unchecked Sendable {
                 endWrites(writeFailure(error.code))
                 return
             }
-            let finished = state.withLock { state -> WriteContinuation? in
-                // The write may have been cancelled while the call ran.
-                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
-                state.writes[index].offset += written
-                guard state.writes[index].offset >= state.writes[index].bytes.count else { return nil }
-                return state.writes.remove(at: index).continuation
-            }
-            finished?.resume()
+            var resumptions = Resumptions()
+            state.withLock { $0.writes.advance(id, by: written, into: &resumptions) }
+            resumptions.run()
         }
     }
 
@@ -295,12 +258,12 @@ final class DescriptorPump: @unchecked Sendable {
     }
 
     private func endWrites(_ error: TransportError) {
-        let writes = state.withLock { state -> [PendingWrite] in
+        var resumptions = Resumptions()
+        state.withLock { state in
             if state.writeEnd == nil { state.writeEnd = error }
-            defer { state.writes = [] }
-            return state.writes
+            state.writes.failAll(error, into: &resumptions)
         }
-        for write in writes { write.continuation.resume(throwing: error) }
+        resumptions.run()
     }
 
     private func drainWakePipe() {
