@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SystemPackage
 
 /// Moves bytes between one non-blocking file descriptor and async Swift, on a dedicated thread
 /// that sleeps in `poll(2)`: the cooperative pool never blocks on the device.
@@ -24,29 +25,30 @@ final class DescriptorPump: @unchecked Sendable {
     }
 
     let device: String
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     let incoming: ByteQueue
     private let calls: SystemCalls
     private let releaseExclusive: Bool
     /// Descriptors closed together with ours (a pseudo-terminal's held device side).
-    private let companions: [Int32]
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let companions: [FileDescriptor]
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
     private let state = Locked(State())
 
     /// Takes ownership of `descriptor` (already non-blocking) and starts the thread.
     init(
-        descriptor: Int32, device: String, receiveBufferSize: Int, calls: SystemCalls,
-        releaseExclusive: Bool, companions: [Int32] = []
+        descriptor: FileDescriptor, device: String, receiveBufferSize: Int, calls: SystemCalls,
+        releaseExclusive: Bool, companions: [FileDescriptor] = []
     ) throws(TransportError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            let code = errno
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            ends = try SystemCalls.typed { try FileDescriptor.pipe() }
+        } catch {
             calls.close(descriptor)
             companions.forEach(calls.close)
-            throw TransportError.system(code, operation: "pipe", device: device)
+            throw TransportError.system(error.rawValue, operation: "pipe", device: device)
         }
-        for end in ends {
+        for end in [ends.readEnd.rawValue, ends.writeEnd.rawValue] {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
@@ -55,8 +57,8 @@ final class DescriptorPump: @unchecked Sendable {
         self.calls = calls
         self.releaseExclusive = releaseExclusive
         self.companions = companions
-        self.wakeRead = ends[0]
-        self.wakeWrite = ends[1]
+        self.wakeRead = ends.readEnd
+        self.wakeWrite = ends.writeEnd
         self.incoming = ByteQueue(capacity: receiveBufferSize)
         incoming.setSpaceHandler { [weak self] in self?.wakeIfInputPaused() }
         let thread = Thread { [self] in run() }
@@ -109,7 +111,7 @@ final class DescriptorPump: @unchecked Sendable {
     }
 
     /// Runs `body` with the descriptor while it is certainly open.
-    func withOpenDescriptor<R>(_ body: (Int32) throws(TransportError) -> R) throws(TransportError) -> R {
+    func withOpenDescriptor<R>(_ body: (FileDescriptor) throws(TransportError) -> R) throws(TransportError) -> R {
         let result = state.withLock { state -> Result<R, TransportError> in
             guard !state.exited, !state.closing else { return .failure(closedError) }
             return Result { () throws(TransportError) -> R in try body(descriptor) }
@@ -124,8 +126,8 @@ final class DescriptorPump: @unchecked Sendable {
         // another descriptor, and a stray byte there would corrupt someone else's stream.
         state.withLock { state in
             guard !state.exited else { return }
-            var byte: UInt8 = 1
-            _ = system_write(wakeWrite, &byte, 1)  // EAGAIN: the pipe is full, a wake-up is pending anyway
+            // EAGAIN: the pipe is full, a wake-up is pending anyway.
+            _ = try? wakeWrite.writeAll(CollectionOfOne(UInt8(1)))
         }
     }
 
@@ -156,13 +158,13 @@ final class DescriptorPump: @unchecked Sendable {
             if wantWrite { events |= Int16(POLLOUT) }
             // Nothing wanted: leave the device out, or a hang-up would wake us forever.
             var fds = [
-                pollfd(fd: events == 0 ? -1 : descriptor, events: events, revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: events == 0 ? -1 : descriptor.rawValue, events: events, revents: 0),
+                pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0),
             ]
             do {
                 _ = try calls.poll(&fds, -1)
             } catch {
-                let failure = TransportError.system(error.code, operation: "poll", device: device)
+                let failure = TransportError.system(error.rawValue, operation: "poll", device: device)
                 endInput(failure)
                 endWrites(failure)
                 inputOpen = false
@@ -218,7 +220,7 @@ final class DescriptorPump: @unchecked Sendable {
                                         detail: "the line hung up: the device was unplugged or the other side closed"))
                 return false
             } catch {
-                endInput(TransportError.system(error.code, operation: "read", device: device))
+                endInput(TransportError.system(error.rawValue, operation: "read", device: device))
                 return false
             }
         }
@@ -236,7 +238,7 @@ final class DescriptorPump: @unchecked Sendable {
             case .success(let count): written = count
             case .failure(.wouldBlock): return
             case .failure(let error):
-                endWrites(writeFailure(error.code))
+                endWrites(writeFailure(error.rawValue))
                 return
             }
             var resumptions = Resumptions()
@@ -268,13 +270,13 @@ final class DescriptorPump: @unchecked Sendable {
 
     private func drainWakePipe() {
         var sink = [UInt8](repeating: 0, count: 64)
-        while system_read(wakeRead, &sink, sink.count) > 0 {}
+        while (try? sink.withUnsafeMutableBytes { try wakeRead.read(into: $0) }) ?? 0 > 0 {}
     }
 
     /// After a fatal poll error: sleep on the wake pipe only until the owner closes.
     private func waitForClose() {
         while !state.withLock({ $0.closing }) {
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, -1)
             drainWakePipe()
         }
@@ -285,8 +287,8 @@ final class DescriptorPump: @unchecked Sendable {
             if releaseExclusive { try? calls.setExclusive(descriptor, false) }
             calls.close(descriptor)
             companions.forEach(calls.close)
-            system_close(wakeRead)
-            system_close(wakeWrite)
+            try? wakeRead.close()
+            try? wakeWrite.close()
             state.exited = true
             defer { state.exitWaiters = [] }
             return state.exitWaiters
@@ -294,7 +296,3 @@ final class DescriptorPump: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
-
-@inline(__always) private func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
-@inline(__always) private func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
-@inline(__always) private func system_close(_ fd: Int32) { _ = close(fd) }
