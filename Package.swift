@@ -77,7 +77,7 @@ let package = Package(
             ]
         ),
         // Core Haptics' names and synchronous signatures (CHHapticEngine, …) over Thrum's engine.
-        .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire"]),
+        .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire", "ThrumTransport"]),
         // Test machinery, offered to apps that build on Thrum as well: a manual clock and engines on
         // it, fault-injecting transports, the transport conformance checks, the simulator's
         // differential oracle. No production target depends on it.
