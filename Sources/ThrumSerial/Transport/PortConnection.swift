@@ -20,8 +20,8 @@ final class PortConnection: @unchecked Sendable {
         var writeEnd: TransportError?
         var closing = false
         var runningThreads = 2
-        var released = false
-        var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Open once the port was closed and freed.
+        var released = Latch()
 
         var bufferedCount: Int { received.count }
     }
@@ -89,13 +89,7 @@ final class PortConnection: @unchecked Sendable {
     /// Closes and waits until the threads left and the port was closed and freed.
     func close() async {
         beginClosing()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let released = state.withLock { state -> Bool in
-                if !state.released { state.releaseWaiters.append(continuation) }
-                return state.released
-            }
-            if released { continuation.resume() }
-        }
+        await state.waitUntilOpen(\.released)
     }
 
     /// Fails pending reads and writes with `.closed` and tells the threads to leave.
@@ -159,11 +153,8 @@ final class PortConnection: @unchecked Sendable {
         if releaseExclusive { try? calls.setExclusive(descriptor, false) }
         try? calls.close(port)  // nothing useful to do if closing fails: the port is gone either way
         calls.freePort(port)
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.released = true
-            defer { state.releaseWaiters = [] }
-            return state.releaseWaiters
-        }
-        waiters.forEach { $0.resume() }
+        var resumptions = Resumptions()
+        state.withLock { $0.released.open(into: &resumptions) }
+        resumptions.run()
     }
 }

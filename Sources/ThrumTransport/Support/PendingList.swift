@@ -106,6 +106,38 @@ extension Locked {
     }
 }
 
+/// A one-way event that async callers wait for, not cancellably (a descriptor closed, a port
+/// released: a caller of `close()` returns only once it is so). Waiters that come after it
+/// happened return at once; those before are resumed, exactly once, by ``open(into:)``.
+package struct Latch {
+    package private(set) var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    package init() {}
+
+    /// Opens the latch for good, resuming the waiters after the lock.
+    package mutating func open(into resumptions: inout Resumptions) {
+        isOpen = true
+        for waiter in waiters { resumptions.afterwards { waiter.resume() } }
+        waiters = []
+    }
+
+    fileprivate mutating func add(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        if isOpen { return false }
+        waiters.append(waiter)
+        return true
+    }
+}
+
+extension Locked {
+    /// Returns once the latch at `latch` is open (at once when it already is).
+    package func waitUntilOpen(_ latch: WritableKeyPath<Value, Latch>) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !withLock({ $0[keyPath: latch].add(continuation) }) { continuation.resume() }
+        }
+    }
+}
+
 /// Work collected under a lock to run after releasing it: resuming continuations, and calls
 /// that take a lock themselves (waking an I/O thread).
 package struct Resumptions {

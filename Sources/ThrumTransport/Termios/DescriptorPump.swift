@@ -15,13 +15,13 @@ import SystemPackage
 final class DescriptorPump: @unchecked Sendable {
     private struct State {
         var closing = false
-        var exited = false
+        /// Open once the thread closed the descriptor and left.
+        var exited = Latch()
         /// Writes waiting for the OS to take their bytes, with the bytes still to send.
         var writes = PendingList<Void, ArraySlice<UInt8>>()
         /// Writes fail with this once the device hung up or a write failed.
         var writeEnd: TransportError?
         var inputPaused = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let device: String
@@ -86,14 +86,7 @@ final class DescriptorPump: @unchecked Sendable {
     /// descriptor is closed (so the device can be reopened at once). Idempotent.
     func close() async {
         beginClosing()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.exited { return true }
-                state.exitWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+        await state.waitUntilOpen(\.exited)
     }
 
     /// The synchronous part of closing, also used when the owner is dropped without closing.
@@ -113,7 +106,7 @@ final class DescriptorPump: @unchecked Sendable {
     /// Runs `body` with the descriptor while it is certainly open.
     func withOpenDescriptor<R>(_ body: (FileDescriptor) throws(TransportError) -> R) throws(TransportError) -> R {
         let result = state.withLock { state -> Result<R, TransportError> in
-            guard !state.exited, !state.closing else { return .failure(closedError) }
+            guard !state.exited.isOpen, !state.closing else { return .failure(closedError) }
             return Result { () throws(TransportError) -> R in try body(descriptor) }
         }
         return try result.get()
@@ -125,7 +118,7 @@ final class DescriptorPump: @unchecked Sendable {
         // Under the lock: once the thread has exited, the pipe's numbers may already belong to
         // another descriptor, and a stray byte there would corrupt someone else's stream.
         state.withLock { state in
-            guard !state.exited else { return }
+            guard !state.exited.isOpen else { return }
             // EAGAIN: the pipe is full, a wake-up is pending anyway.
             _ = try? wakeWrite.writeAll(CollectionOfOne(UInt8(1)))
         }
@@ -283,16 +276,15 @@ final class DescriptorPump: @unchecked Sendable {
     }
 
     private func shutDown() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        var resumptions = Resumptions()
+        state.withLock { state in
             if releaseExclusive { try? calls.setExclusive(descriptor, false) }
             calls.close(descriptor)
             companions.forEach(calls.close)
             try? wakeRead.close()
             try? wakeWrite.close()
-            state.exited = true
-            defer { state.exitWaiters = [] }
-            return state.exitWaiters
+            state.exited.open(into: &resumptions)
         }
-        for waiter in waiters { waiter.resume() }
+        resumptions.run()
     }
 }
