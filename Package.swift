@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.11.0"),
         // `swift package generate-documentation` (scripts/docs); a command plugin, linked into no target.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // `Errno` and `FileDescriptor` (open, read, write, close) for the termios transport.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // Pattern model, AHAP and .haptic codecs, validation, reference renderer. No I/O beyond reading files.
@@ -36,7 +38,7 @@ let package = Package(
         // Framing, CRC, messages, link state machine (Protocol/PROTOCOL.md). Pure, no I/O.
         .target(name: "ThrumWire"),
         // Byte transports: in-memory, termios/pty, fault injection.
-        .target(name: "ThrumTransport"),
+        .target(name: "ThrumTransport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // libserialport, found with pkg-config (Debian: libserialport-dev). Only ThrumSerial imports it.
         .systemLibrary(
             name: "CLibSerialPort",
@@ -75,7 +77,7 @@ let package = Package(
             ]
         ),
         // Core Haptics' names and synchronous signatures (CHHapticEngine, …) over Thrum's engine.
-        .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire"]),
+        .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire", "ThrumTransport"]),
         // Test machinery, offered to apps that build on Thrum as well: a manual clock and engines on
         // it, fault-injecting transports, the transport conformance checks, the simulator's
         // differential oracle. No production target depends on it.
@@ -120,7 +122,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ThrumTransportTests",
-            dependencies: ["ThrumTesting", "ThrumTransport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ThrumTesting", "ThrumTransport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "ThrumSerialTests",

@@ -1,12 +1,12 @@
 import Foundation
+import ThrumTransport
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (so logs and tests
 /// see no carriage returns), redrawn at most once per percent.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let label: String
     private let console = Console.current
-    private let lock = NSLock()
-    private var lastPercent = -1
+    private let lastPercent = Locked(-1)
     private let enabled = isatty(STDERR_FILENO) != 0
 
     init(label: String) { self.label = label }
@@ -14,7 +14,7 @@ final class ProgressBar: @unchecked Sendable {
     func update(_ done: Int, of total: Int) {
         guard enabled, total > 0 else { return }
         let percent = min(100, done * 100 / total)
-        let line: String? = lock.withLock {
+        let line: String? = lastPercent.withLock { lastPercent in
             guard percent != lastPercent else { return nil }
             lastPercent = percent
             let filled = percent * 30 / 100
@@ -24,6 +24,6 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     func finish() {
-        if enabled, lock.withLock({ lastPercent >= 0 }) { console.writeErr("\n") }
+        if enabled, lastPercent.withLock({ $0 >= 0 }) { console.writeErr("\n") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTransport
 
 /// Runs async engine work for Core Haptics' synchronous API and waits for it.
 ///
@@ -35,11 +36,10 @@ func detached(
     }
 }
 
-private final class ResultBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<T, any Error>?
+private final class ResultBox<T>: Sendable {
+    private let stored = Locked<Result<T, any Error>?>(nil)
     var value: Result<T, any Error>? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

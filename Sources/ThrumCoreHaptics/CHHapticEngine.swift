@@ -1,6 +1,7 @@
 import Foundation
 import Thrum
 import ThrumModel
+import ThrumTransport
 import ThrumWire
 
 /// Core Haptics' engine (`CHHapticEngine`) on a Thrum board: the default device (`THRUM_DEVICE`,
@@ -33,10 +34,12 @@ open class CHHapticEngine: @unchecked Sendable {
 
     /// The Thrum engine underneath, for what Core Haptics has no words for (events, statistics).
     public let engine: HapticEngine
-    private let lock = NSLock()
-    private var stopped: StoppedHandler?
-    private var reset: ResetHandler?
-    private var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false)
+    private struct State {
+        var stopped: StoppedHandler?
+        var reset: ResetHandler?
+        var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false)
+    }
+    private let state = Locked(State())
     private var watcher: Task<Void, Never>?
     let callbacks = CallbackQueue()
 
@@ -125,18 +128,18 @@ open class CHHapticEngine: @unchecked Sendable {
 
     public var stoppedHandler: StoppedHandler {
         get {
-            let handler: StoppedHandler? = lock.withLock { stopped }
+            let handler: StoppedHandler? = state.withLock { $0.stopped }
             return handler ?? { _ in }
         }
-        set { lock.withLock { stopped = newValue } }
+        set { state.withLock { $0.stopped = newValue } }
     }
 
     public var resetHandler: ResetHandler {
         get {
-            let handler: ResetHandler? = lock.withLock { reset }
+            let handler: ResetHandler? = state.withLock { $0.reset }
             return handler ?? {}
         }
-        set { lock.withLock { reset = newValue } }
+        set { state.withLock { $0.reset = newValue } }
     }
 
     /// Calls `finishedHandler` on the callback queue once every player has finished, or at once
@@ -166,9 +169,9 @@ open class CHHapticEngine: @unchecked Sendable {
     /// After 2 s with nothing playing the board's drivers go to standby and the engine stops with
     /// `.idleTimeout`; the next `start()` wakes them.
     public var isAutoShutdownEnabled: Bool {
-        get { lock.withLock { settings.autoShutdown } }
+        get { state.withLock { $0.settings.autoShutdown } }
         set {
-            lock.withLock { settings.autoShutdown = newValue }
+            state.withLock { $0.settings.autoShutdown = newValue }
             try? blocking { await self.engine.setAutoShutdown(enabled: newValue) }
         }
     }
@@ -176,24 +179,24 @@ open class CHHapticEngine: @unchecked Sendable {
     /// Like the three below, takes effect at each player's next start (Core Haptics: at the
     /// engine's next start).
     public var isMutedForHaptics: Bool {
-        get { lock.withLock { settings.mutedHaptics } }
-        set { lock.withLock { settings.mutedHaptics = newValue } }
+        get { state.withLock { $0.settings.mutedHaptics } }
+        set { state.withLock { $0.settings.mutedHaptics = newValue } }
     }
 
     public var isMutedForAudio: Bool {
-        get { lock.withLock { settings.mutedAudio } }
-        set { lock.withLock { settings.mutedAudio = newValue } }
+        get { state.withLock { $0.settings.mutedAudio } }
+        set { state.withLock { $0.settings.mutedAudio = newValue } }
     }
 
     public var playsHapticsOnly: Bool {
-        get { lock.withLock { settings.hapticsOnly } }
-        set { lock.withLock { settings.hapticsOnly = newValue } }
+        get { state.withLock { $0.settings.hapticsOnly } }
+        set { state.withLock { $0.settings.hapticsOnly = newValue } }
     }
 
     /// Core Haptics' iOS 16 setting: haptic events are skipped, audio events play.
     public var playsAudioOnly: Bool {
-        get { lock.withLock { settings.audioOnly } }
-        set { lock.withLock { settings.audioOnly = newValue } }
+        get { state.withLock { $0.settings.audioOnly } }
+        set { state.withLock { $0.settings.audioOnly = newValue } }
     }
 
     // MARK: players
@@ -213,8 +216,9 @@ open class CHHapticEngine: @unchecked Sendable {
     }
 
     var playbackFilter: PlaybackFilter {
-        lock.withLock {
-            PlaybackFilter(
+        state.withLock { state in
+            let settings = state.settings
+            return PlaybackFilter(
                 skipsAudio: settings.hapticsOnly || settings.mutedAudio, skipsHaptics: settings.audioOnly || settings.mutedHaptics)
         }
     }

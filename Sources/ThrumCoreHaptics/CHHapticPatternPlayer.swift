@@ -1,6 +1,7 @@
 import Foundation
 import Thrum
 import ThrumModel
+import ThrumTransport
 
 /// Plays a pattern (Core Haptics' `CHHapticPatternPlayer`). Each call waits until the board has
 /// the command.
@@ -36,14 +37,16 @@ public typealias CHHapticAdvancedPatternPlayerCompletionHandler = ((any Error)?)
 final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendable {
     private let pattern: HapticPattern
     private weak var owner: CHHapticEngine?
-    private let lock = NSLock()
-    private var current: HapticAdvancedPatternPlayer
-    private var filter: CHHapticEngine.PlaybackFilter
-    private var muted = false
-    private var looping = false
-    private var end: TimeInterval = 0
-    private var rate: Float = 1
-    private var completion: CHHapticAdvancedPatternPlayerCompletionHandler?
+    private struct State {
+        var current: HapticAdvancedPatternPlayer
+        var filter: CHHapticEngine.PlaybackFilter
+        var muted = false
+        var looping = false
+        var end: TimeInterval = 0
+        var rate: Float = 1
+        var completion: CHHapticAdvancedPatternPlayerCompletionHandler?
+    }
+    private let state: Locked<State>
     private let callbacks: CallbackQueue
 
     init(_ pattern: HapticPattern, on owner: CHHapticEngine) throws {
@@ -51,11 +54,10 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
         self.owner = owner
         self.callbacks = owner.callbacks
         let filter = owner.playbackFilter
-        self.filter = filter
-        self.current = try owner.makeThrumPlayer(pattern, filter: filter)
+        self.state = Locked(State(current: try owner.makeThrumPlayer(pattern, filter: filter), filter: filter))
     }
 
-    var player: HapticAdvancedPatternPlayer { lock.withLock { current } }
+    var player: HapticAdvancedPatternPlayer { state.withLock { $0.current } }
 
     func start(atTime time: TimeInterval) throws {
         try remakeIfFilterChanged()
@@ -65,11 +67,11 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
     /// A new Thrum player when the engine's filter changed since this one was made: the old one is
     /// cancelled, and mute, loop, rate and the completion handler carry over.
     private func remakeIfFilterChanged() throws {
-        let madeFor = lock.withLock { filter }
+        let madeFor = state.withLock { $0.filter }
         guard let owner, owner.playbackFilter != madeFor else { return }
         let wanted = owner.playbackFilter
         let replacement = try owner.makeThrumPlayer(pattern, filter: wanted)
-        let (old, muted, looping, end, rate) = lock.withLock { (current, self.muted, self.looping, self.end, self.rate) }
+        let (old, muted, looping, end, rate) = state.withLock { ($0.current, $0.muted, $0.looping, $0.end, $0.rate) }
         let completion = forwardedCompletion
         try blocking {
             try await old.cancel()
@@ -78,9 +80,9 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
             if rate != 1 { try await replacement.setPlaybackRate(Double(rate)) }
             await replacement.setCompletionHandler(completion)
         }
-        lock.withLock {
-            current = replacement
-            filter = wanted
+        state.withLock { state in
+            state.current = replacement
+            state.filter = wanted
         }
     }
 
@@ -115,41 +117,41 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
     }
 
     var isMuted: Bool {
-        get { lock.withLock { muted } }
+        get { state.withLock { $0.muted } }
         set {
-            lock.withLock { muted = newValue }
+            state.withLock { $0.muted = newValue }
             apply { try await $0.setMuted(newValue) }
         }
     }
 
     var loopEnabled: Bool {
-        get { lock.withLock { looping } }
+        get { state.withLock { $0.looping } }
         set {
-            let end = lock.withLock { looping = newValue; return self.end }
+            let end = state.withLock { $0.looping = newValue; return $0.end }
             apply { try await $0.setLoop(enabled: newValue, loopEnd: end) }
         }
     }
 
     var loopEnd: TimeInterval {
-        get { lock.withLock { end } }
+        get { state.withLock { $0.end } }
         set {
-            let looping = lock.withLock { end = newValue; return self.looping }
+            let looping = state.withLock { $0.end = newValue; return $0.looping }
             apply { try await $0.setLoop(enabled: looping, loopEnd: newValue) }
         }
     }
 
     var playbackRate: Float {
-        get { lock.withLock { rate } }
+        get { state.withLock { $0.rate } }
         set {
-            lock.withLock { rate = newValue }
+            state.withLock { $0.rate = newValue }
             apply { try await $0.setPlaybackRate(Double(newValue)) }
         }
     }
 
     var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? {
-        get { lock.withLock { completion } }
+        get { state.withLock { $0.completion } }
         set {
-            lock.withLock { completion = newValue }
+            state.withLock { $0.completion = newValue }
             let forwarded = forwardedCompletion
             try? blocking { await self.player.setCompletionHandler(forwarded) }
         }
@@ -158,7 +160,7 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
     /// The completion handler as Thrum's player calls it: handed to the callback queue, so that it
     /// may restart this player without waiting on the engine that is finishing it.
     private var forwardedCompletion: (@Sendable ((any Error)?) -> Void)? {
-        lock.withLock { completion }.map { handler in
+        state.withLock { $0.completion }.map { handler in
             callbacks.forwarding { (error: (any Error)?) in handler(error.map { CHHapticError($0) }) }
         }
     }

@@ -104,27 +104,30 @@ public struct SimulatorServer: Sendable {
 }
 
 /// Received bytes between the reader task and the serving loop.
-private final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    private var finished = false
+private final class Inbox: Sendable {
+    private struct State {
+        var bytes: [UInt8] = []
+        var finished = false
+        /// The serving loop, waiting for bytes; resumed (outside the lock) by whoever takes it out.
+        var waiter: CheckedContinuation<Void, Never>?
+    }
 
-    private var waiter: CheckedContinuation<Void, Never>?
+    private let state = Locked(State())
 
     func put(_ chunk: [UInt8]) {
-        let waiting = lock.withLock {
-            bytes += chunk
-            defer { waiter = nil }
-            return waiter
+        let waiting = state.withLock { state in
+            state.bytes += chunk
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiting?.resume()
     }
 
     func finish() {
-        let waiting = lock.withLock {
-            finished = true
-            defer { waiter = nil }
-            return waiter
+        let waiting = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiting?.resume()
     }
@@ -134,77 +137,79 @@ private final class Inbox: @unchecked Sendable {
     func waitForBytes() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = lock.withLock {
-                    if !bytes.isEmpty || finished || Task.isCancelled { return true }
-                    waiter = continuation
+                let ready = state.withLock { state in
+                    if !state.bytes.isEmpty || state.finished || Task.isCancelled { return true }
+                    state.waiter = continuation
                     return false
                 }
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            let waiting = lock.withLock {
-                defer { waiter = nil }
-                return waiter
+            let waiting = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
             }
             waiting?.resume()
         }
     }
+
     func take() -> ([UInt8], Bool) {
-        lock.withLock {
-            defer { bytes.removeAll(keepingCapacity: true) }
-            return (bytes, finished && bytes.isEmpty)
+        state.withLock { state in
+            defer { state.bytes.removeAll(keepingCapacity: true) }
+            return (state.bytes, state.finished && state.bytes.isEmpty)
         }
     }
 }
 
 /// The rendered ticks of a running simulator, for whoever watches (bounded: the oldest go first).
-public final class TraceTap: @unchecked Sendable {
-    private let lock = NSLock()
-    private var samples: [TraceSample] = []
+public final class TraceTap: Sendable {
+    private struct Kept {
+        var samples: [TraceSample] = []
+        var audio: [AudioBlock] = []
+    }
+
+    private let kept = Locked(Kept())
     private let capacity: Int
 
     public init(capacity: Int = 200_000) { self.capacity = capacity }
 
     func append(_ new: [TraceSample]) {
         guard !new.isEmpty else { return }
-        lock.withLock {
-            samples += new
-            if samples.count > capacity { samples.removeFirst(samples.count - capacity) }
+        kept.withLock { kept in
+            kept.samples += new
+            if kept.samples.count > capacity { kept.samples.removeFirst(kept.samples.count - capacity) }
         }
     }
 
-    private var audioBlocks: [AudioBlock] = []
-
     func append(audio new: [AudioBlock]) {
         guard !new.isEmpty else { return }
-        lock.withLock {
-            audioBlocks += new
-            if audioBlocks.count > capacity { audioBlocks.removeFirst(audioBlocks.count - capacity) }
+        kept.withLock { kept in
+            kept.audio += new
+            if kept.audio.count > capacity { kept.audio.removeFirst(kept.audio.count - capacity) }
         }
     }
 
     /// The audio output's non-silent ticks kept so far, oldest first (SEMANTICS.md §6.4).
-    public var audio: [AudioBlock] { lock.withLock { audioBlocks } }
+    public var audio: [AudioBlock] { kept.withLock { $0.audio } }
 
     /// The ticks kept so far, oldest first.
-    public var ticks: [TraceSample] { lock.withLock { samples } }
+    public var ticks: [TraceSample] { kept.withLock { $0.samples } }
 
     /// The last tick of `channel`, if any.
-    public func latest(channel: Int = 0) -> TraceSample? { lock.withLock { samples.last { $0.channel == channel } } }
+    public func latest(channel: Int = 0) -> TraceSample? { kept.withLock { $0.samples.last { $0.channel == channel } } }
 }
 
 /// A reset button for a running simulator: pressing it reboots the firmware core (new boot epoch,
 /// timelines and players gone, flash kept) at the server's next step.
-public final class ResetButton: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pressed = false
+public final class ResetButton: Sendable {
+    private let pressed = Locked(false)
 
     public init() {}
 
-    public func press() { lock.withLock { pressed = true } }
+    public func press() { pressed.withLock { $0 = true } }
 
     func takePress() -> Bool {
-        lock.withLock {
+        pressed.withLock { pressed in
             defer { pressed = false }
             return pressed
         }

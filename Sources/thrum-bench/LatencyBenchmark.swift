@@ -218,11 +218,10 @@ final class LatencyBench: @unchecked Sendable {
 }
 
 /// The clock's reading when the simulated board began, set from the server's task.
-private final class Origin: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0.0
+private final class Origin: Sendable {
+    private let value = Locked(0.0)
     var seconds: Double {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

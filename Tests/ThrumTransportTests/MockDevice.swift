@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 @testable import ThrumTransport
 
 /// A scripted stand-in for a serial device behind the `SystemCalls` seam: reads return the
@@ -63,10 +64,10 @@ final class MockDevice: @unchecked Sendable {
                     state.log.append("open \(path)")
                     return state.openError
                 }
-                if let error { throw Errno(error) }
-                return MockDevice.descriptor
+                if let error { throw Errno(rawValue: error) }
+                return FileDescriptor(rawValue: MockDevice.descriptor)
             },
-            close: { [self] fd in state.withLock { $0.log.append("close \(fd)") } },
+            close: { [self] fd in state.withLock { $0.log.append("close \(fd.rawValue)") } },
             read: { [self] _, buffer throws(Errno) in
                 let step = state.withLock { state -> ReadStep? in
                     guard let step = state.reads.first else { return nil }
@@ -78,11 +79,11 @@ final class MockDevice: @unchecked Sendable {
                     return step
                 }
                 switch step {
-                case nil: throw Errno(EAGAIN)
+                case nil: throw Errno(rawValue: EAGAIN)
                 case .bytes(let bytes)?:
                     buffer.copyBytes(from: bytes)
                     return bytes.count
-                case .error(let code)?: throw Errno(code)
+                case .error(let code)?: throw Errno(rawValue: code)
                 case .endOfFile?: return 0
                 }
             },
@@ -95,7 +96,7 @@ final class MockDevice: @unchecked Sendable {
                         state.written += buffer.prefix(count)
                         return .success(count)
                     case .error(let code):
-                        return .failure(Errno(code))
+                        return .failure(Errno(rawValue: code))
                     }
                 }
                 return try result.get()
@@ -124,7 +125,7 @@ final class MockDevice: @unchecked Sendable {
                 }
             },
             isatty: { [self] _ throws(Errno) in
-                if let error = state.withLock({ $0.isattyError }) { throw Errno(error) }
+                if let error = state.withLock({ $0.isattyError }) { throw Errno(rawValue: error) }
             },
             tcgetattr: { [self] _ throws(Errno) in state.withLock { $0.attributes } },
             tcsetattr: { [self] _, settings throws(Errno) in
@@ -139,7 +140,7 @@ final class MockDevice: @unchecked Sendable {
                     state.log.append(exclusive ? "TIOCEXCL" : "TIOCNXCL")
                     return exclusive ? state.exclusiveError : nil
                 }
-                if let error { throw Errno(error) }
+                if let error { throw Errno(rawValue: error) }
             },
             setNonBlocking: { _ throws(Errno) in }
         )

@@ -1,28 +1,28 @@
 import Foundation
+import ThrumTransport
 
 /// Hands every event to each subscriber's own stream: several tasks may watch an engine at once
 /// (an `AsyncStream` has one consumer). A subscriber sees the events after it subscribed.
-final class EventBroadcast<Event: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
+final class EventBroadcast<Event: Sendable>: Sendable {
+    private let subscribers = Locked<[UUID: AsyncStream<Event>.Continuation]>([:])
 
     func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
         let id = UUID()
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            _ = self.lock.withLock { self.subscribers.removeValue(forKey: id) }
+            _ = self.subscribers.withLock { $0.removeValue(forKey: id) }
         }
-        lock.withLock { subscribers[id] = continuation }
+        subscribers.withLock { $0[id] = continuation }
         return stream
     }
 
     func yield(_ event: Event) {
-        for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.yield(event) }
+        for subscriber in subscribers.withLock({ Array($0.values) }) { subscriber.yield(event) }
     }
 
     /// Ends every subscriber's stream.
     func finish() {
-        for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.finish() }
+        for subscriber in subscribers.withLock({ Array($0.values) }) { subscriber.finish() }
     }
 }

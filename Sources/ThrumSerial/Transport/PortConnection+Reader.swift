@@ -16,7 +16,7 @@ extension PortConnection {
         var earlyWakes = 0
 
         while true {
-            let room = monitor.wait(until: { $0.closing || $0.inputEnd != nil || $0.bufferedCount < capacity }) { state in
+            let room = state.wait(until: { $0.closing || $0.inputEnd != nil || $0.bufferedCount < capacity }) { state in
                 state.closing || state.inputEnd != nil ? 0 : capacity - state.bufferedCount
             }
             if room == 0 { return }
@@ -53,15 +53,14 @@ extension PortConnection {
 
     /// Appends received bytes and hands chunks to waiting readers.
     private func deliver(_ bytes: UnsafeRawBufferPointer) {
-        let served = monitor.withLock { state -> [(ReadContinuation, [UInt8])] in
-            guard !state.closing else { return [] }
-            state.received.append(contentsOf: bytes)
-            var served: [(ReadContinuation, [UInt8])] = []
+        var resumptions = Resumptions()
+        state.withLock { state in
+            guard !state.closing else { return }
+            state.received.append(bytes)
             while !state.readers.isEmpty, state.bufferedCount > 0 {
-                served.append((state.readers.removeFirst().continuation, take(&state)))
+                state.readers.serveFirst(.success(take(&state)), into: &resumptions)
             }
-            return served
         }
-        for (continuation, chunk) in served { continuation.resume(returning: chunk) }
+        resumptions.run()
     }
 }

@@ -6,34 +6,28 @@ extension PortConnection {
     /// full. A write completes once all its bytes were handed to the OS.
     func runWriter() {
         while true {
-            let next = monitor.wait(until: { $0.closing || (!$0.writes.isEmpty && $0.writeEnd == nil) }) { state in
-                state.closing ? nil : state.writes.first.map { ($0.id, $0.bytes, $0.offset) }
+            let next = state.wait(until: { $0.closing || (!$0.writes.isEmpty && $0.writeEnd == nil) }) { state in
+                state.closing ? nil : state.writes.first
             }
-            guard let (id, bytes, offset) = next else { return }
+            guard let (id, remaining) = next else { return }
 
-            let end = min(bytes.count, offset + tuning.writeSlice)
-            let outcome = bytes.withUnsafeBytes { all in
+            let slice = remaining.prefix(tuning.writeSlice)
+            let outcome = slice.withUnsafeBytes { slice in
                 Result { () throws(LibSerialPortFailure) -> Int in
-                    try calls.blockingWrite(port, UnsafeRawBufferPointer(rebasing: all[offset ..< end]),
-                                            tuning.pollIntervalMilliseconds)
+                    try calls.blockingWrite(port, slice, tuning.pollIntervalMilliseconds)
                 }
             }
             let written: Int
             switch outcome {
             case .success(let count):
-                written = min(count, end - offset)
+                written = min(count, slice.count)
             case .failure(let failure):
                 endWrites(failure.transportError(device: device, duringIO: true))
                 continue
             }
-            let finished = monitor.withLock { state -> WriteContinuation? in
-                // The write may have been cancelled or closed while the call ran.
-                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
-                state.writes[index].offset += written
-                guard state.writes[index].offset >= state.writes[index].bytes.count else { return nil }
-                return state.writes.remove(at: index).continuation
-            }
-            finished?.resume()
+            var resumptions = Resumptions()
+            state.withLock { $0.writes.advance(id, by: written, into: &resumptions) }
+            resumptions.run()
         }
     }
 }

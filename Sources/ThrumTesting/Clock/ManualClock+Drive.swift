@@ -44,9 +44,8 @@ public struct ManualClockLimit: Error, CustomStringConvertible {
     public var description: String { "not done within \(limit) of virtual time" }
 }
 
-private final class DriveOutcome<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<T, any Error>?
-    var value: Result<T, any Error>? { lock.withLock { result } }
-    func set(_ value: Result<T, any Error>) { lock.withLock { result = value } }
+private final class DriveOutcome<T: Sendable>: Sendable {
+    private let result = Locked<Result<T, any Error>?>(nil)
+    var value: Result<T, any Error>? { result.withLock { $0 } }
+    func set(_ value: Result<T, any Error>) { result.withLock { $0 = value } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ThrumTransport
 import Logging
 
 /// A swift-log backend that keeps what is logged in memory, for tests that check what Thrum (or
@@ -20,13 +21,12 @@ public final class LogRecorder: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var recorded: [Entry] = []
+    private let recorded = Locked<[Entry]>([])
 
     public init() {}
 
     /// Everything logged so far, oldest first.
-    public var entries: [Entry] { lock.withLock { recorded } }
+    public var entries: [Entry] { recorded.withLock { $0 } }
 
     /// What went through loggers labelled `label`.
     public func entries(label: String) -> [Entry] { entries.filter { $0.label == label } }
@@ -34,7 +34,7 @@ public final class LogRecorder: @unchecked Sendable {
     /// A handler for a logger labelled `label`, recording every level (`.trace` and up).
     public func handler(label: String) -> any LogHandler { Handler(label: label, recorder: self) }
 
-    fileprivate func record(_ entry: Entry) { lock.withLock { recorded.append(entry) } }
+    fileprivate func record(_ entry: Entry) { recorded.withLock { $0.append(entry) } }
 
     private struct Handler: LogHandler {
         let label: String

@@ -4,28 +4,18 @@
 ///
 /// Bounded so that a reader that stops reading slows the writer down instead of growing memory.
 package final class ByteQueue: @unchecked Sendable {
-    private typealias ReadContinuation = CheckedContinuation<[UInt8], any Error>
-    private typealias WriteContinuation = CheckedContinuation<Void, any Error>
-
-    private struct PendingWrite {
-        var id: UInt64
-        var remaining: ArraySlice<UInt8>
-        var continuation: WriteContinuation
-    }
-
     private struct State {
-        var buffer: [UInt8] = []
-        var head = 0
-        var readers: [(id: UInt64, continuation: ReadContinuation)] = []
-        var writers: [PendingWrite] = []
+        var buffer = ChunkedBytes()
+        var readers = PendingList<[UInt8], Void>()
+        /// Writes waiting for room, with the bytes they still have to append.
+        var writers = PendingList<Void, ArraySlice<UInt8>>()
         /// Thrown by reads once the buffer is empty.
         var readEnd: TransportError?
         /// Thrown by writes.
         var writeEnd: TransportError?
-        var nextID: UInt64 = 0
         var onSpace: (@Sendable () -> Void)?
 
-        var count: Int { buffer.count - head }
+        var count: Int { buffer.count }
     }
 
     let capacity: Int
@@ -49,34 +39,14 @@ package final class ByteQueue: @unchecked Sendable {
     // MARK: reading
 
     package func read() async throws -> [UInt8] {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: ReadContinuation) in
-                var resumptions: [() -> Void] = []
-                state.withLock { state in
-                    if state.count > 0 {
-                        let chunk = take(&state)
-                        resumptions = refill(&state)
-                        resumptions.append { continuation.resume(returning: chunk) }
-                    } else if let end = state.readEnd {
-                        resumptions = [{ continuation.resume(throwing: end) }]
-                    } else if Task.isCancelled {
-                        resumptions = [{ continuation.resume(throwing: CancellationError()) }]
-                    } else {
-                        state.readers.append((id, continuation))
-                    }
-                }
-                resumptions.forEach { $0() }
+        try await state.suspend(in: \.readers) { state, resumptions in
+            if state.count > 0 {
+                let chunk = state.buffer.take(upTo: maxChunk)
+                refill(&state, &resumptions)
+                return .done(.success(chunk))
             }
-        } onCancel: {
-            let continuation = state.withLock { state -> ReadContinuation? in
-                guard let index = state.readers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.readers.remove(at: index).continuation
-            }
-            continuation?.resume(throwing: CancellationError())
+            if let end = state.readEnd { return .done(.failure(end)) }
+            return .wait(())
         }
     }
 
@@ -88,44 +58,19 @@ package final class ByteQueue: @unchecked Sendable {
             if let end = state.withLock({ $0.writeEnd }) { throw end }
             return
         }
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: WriteContinuation) in
-                var resumptions: [() -> Void] = []
-                state.withLock { state in
-                    if let end = state.writeEnd {
-                        resumptions = [{ continuation.resume(throwing: end) }]
-                        return
-                    }
-                    var remaining = bytes[...]
-                    if state.writers.isEmpty {
-                        // Readers may take bytes as they are appended, making room for more.
-                        repeat {
-                            let accepted = min(remaining.count, capacity - state.count)
-                            state.buffer += remaining.prefix(accepted)
-                            remaining = remaining.dropFirst(accepted)
-                            resumptions += serveReaders(&state)
-                        } while !remaining.isEmpty && state.count < capacity
-                    }
-                    if remaining.isEmpty {
-                        resumptions.append { continuation.resume() }
-                    } else if Task.isCancelled {
-                        resumptions.append { continuation.resume(throwing: CancellationError()) }
-                    } else {
-                        state.writers.append(PendingWrite(id: id, remaining: remaining, continuation: continuation))
-                    }
-                }
-                resumptions.forEach { $0() }
+        try await state.suspend(in: \.writers) { state, resumptions in
+            if let end = state.writeEnd { return .done(.failure(end)) }
+            var remaining = bytes[...]
+            if state.writers.isEmpty {
+                // Readers may take bytes as they are appended, making room for more.
+                repeat {
+                    let accepted = min(remaining.count, capacity - state.count)
+                    state.buffer.append(remaining.prefix(accepted))
+                    remaining = remaining.dropFirst(accepted)
+                    serveReaders(&state, &resumptions)
+                } while !remaining.isEmpty && state.count < capacity
             }
-        } onCancel: {
-            let continuation = state.withLock { state -> WriteContinuation? in
-                guard let index = state.writers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.writers.remove(at: index).continuation
-            }
-            continuation?.resume(throwing: CancellationError())
+            return remaining.isEmpty ? .done(.success(())) : .wait(remaining)
         }
     }
 
@@ -133,16 +78,16 @@ package final class ByteQueue: @unchecked Sendable {
     /// After the queue ended, everything is "taken" (and dropped) so producers do not stall.
     @discardableResult
     func append(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var resumptions: [() -> Void] = []
+        var resumptions = Resumptions()
         let taken = state.withLock { state -> Int in
             if state.readEnd != nil || state.writeEnd != nil { return bytes.count }
             guard state.writers.isEmpty else { return 0 }
             let accepted = min(bytes.count, capacity - state.count)
-            state.buffer += bytes.prefix(accepted)
-            resumptions = serveReaders(&state)
+            state.buffer.append(UnsafeRawBufferPointer(rebasing: bytes[..<accepted]))
+            serveReaders(&state, &resumptions)
             return accepted
         }
-        resumptions.forEach { $0() }
+        resumptions.run()
         return taken
     }
 
@@ -161,73 +106,38 @@ package final class ByteQueue: @unchecked Sendable {
     }
 
     private func end(readError: TransportError, writeError: TransportError, discardBuffered: Bool) {
-        var resumptions: [() -> Void] = []
+        var resumptions = Resumptions()
         state.withLock { state in
             if state.readEnd == nil { state.readEnd = readError }
             if state.writeEnd == nil { state.writeEnd = writeError }
-            if discardBuffered {
-                state.buffer = []
-                state.head = 0
-            }
-            let readEnd = state.readEnd!, writeEnd = state.writeEnd!
-            if state.count == 0 {
-                for reader in state.readers {
-                    resumptions.append { reader.continuation.resume(throwing: readEnd) }
-                }
-                state.readers = []
-            }
-            for writer in state.writers {
-                resumptions.append { writer.continuation.resume(throwing: writeEnd) }
-            }
-            state.writers = []
+            if discardBuffered { state.buffer.removeAll() }
+            // Waiting readers exist only while the buffer is empty (appending serves them).
+            if state.count == 0 { state.readers.failAll(state.readEnd!, into: &resumptions) }
+            state.writers.failAll(state.writeEnd!, into: &resumptions)
             state.onSpace = nil
         }
-        resumptions.forEach { $0() }
+        resumptions.run()
     }
 
-    // MARK: internals (called with the lock held; return the resumptions to run after)
-
-    private func take(_ state: inout State) -> [UInt8] {
-        let size = min(state.count, maxChunk)
-        let chunk = Array(state.buffer[state.head ..< state.head + size])
-        state.head += size
-        if state.head == state.buffer.count {
-            state.buffer.removeAll(keepingCapacity: true)
-            state.head = 0
-        } else if state.head >= 4096, state.head * 2 >= state.buffer.count {
-            state.buffer.removeFirst(state.head)
-            state.head = 0
-        }
-        return chunk
-    }
+    // MARK: internals (called with the lock held; resumptions run after)
 
     /// Moves bytes of waiting writers into the freed room, in order.
-    private func refill(_ state: inout State) -> [() -> Void] {
-        var resumptions: [() -> Void] = []
-        while !state.writers.isEmpty, state.count < capacity {
-            let accepted = min(state.writers[0].remaining.count, capacity - state.count)
-            state.buffer += state.writers[0].remaining.prefix(accepted)
-            state.writers[0].remaining = state.writers[0].remaining.dropFirst(accepted)
-            if state.writers[0].remaining.isEmpty {
-                let continuation = state.writers.removeFirst().continuation
-                resumptions.append { continuation.resume() }
-            }
+    private func refill(_ state: inout State, _ resumptions: inout Resumptions) {
+        while let (id, remaining) = state.writers.first, state.count < capacity {
+            let accepted = min(remaining.count, capacity - state.count)
+            state.buffer.append(remaining.prefix(accepted))
+            state.writers.advance(id, by: accepted, into: &resumptions)
         }
         if let onSpace = state.onSpace, state.count < capacity {
-            resumptions.append(onSpace)
+            resumptions.afterwards(onSpace)
         }
-        return resumptions
     }
 
     /// Hands chunks to waiting readers while there are bytes.
-    private func serveReaders(_ state: inout State) -> [() -> Void] {
-        var resumptions: [() -> Void] = []
+    private func serveReaders(_ state: inout State, _ resumptions: inout Resumptions) {
         while !state.readers.isEmpty, state.count > 0 {
-            let reader = state.readers.removeFirst()
-            let chunk = take(&state)
-            resumptions.append { reader.continuation.resume(returning: chunk) }
-            resumptions += refill(&state)
+            state.readers.serveFirst(.success(state.buffer.take(upTo: maxChunk)), into: &resumptions)
+            refill(&state, &resumptions)
         }
-        return resumptions
     }
 }

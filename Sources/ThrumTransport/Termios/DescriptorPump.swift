@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SystemPackage
 
 /// Moves bytes between one non-blocking file descriptor and async Swift, on a dedicated thread
 /// that sleeps in `poll(2)`: the cooperative pool never blocks on the device.
@@ -12,50 +13,42 @@ import Foundation
 /// flow control hold the sender back); writes wait in a list and complete once `write(2)` took
 /// all their bytes. A pipe wakes the thread when there is something new to do.
 final class DescriptorPump: @unchecked Sendable {
-    private typealias WriteContinuation = CheckedContinuation<Void, any Error>
-
-    private struct PendingWrite {
-        var id: UInt64
-        var bytes: [UInt8]
-        var offset: Int
-        var continuation: WriteContinuation
-    }
-
     private struct State {
         var closing = false
-        var exited = false
-        var writes: [PendingWrite] = []
+        /// Open once the thread closed the descriptor and left.
+        var exited = Latch()
+        /// Writes waiting for the OS to take their bytes, with the bytes still to send.
+        var writes = PendingList<Void, ArraySlice<UInt8>>()
         /// Writes fail with this once the device hung up or a write failed.
         var writeEnd: TransportError?
         var inputPaused = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
-        var nextID: UInt64 = 0
     }
 
     let device: String
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     let incoming: ByteQueue
     private let calls: SystemCalls
     private let releaseExclusive: Bool
     /// Descriptors closed together with ours (a pseudo-terminal's held device side).
-    private let companions: [Int32]
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let companions: [FileDescriptor]
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
     private let state = Locked(State())
 
     /// Takes ownership of `descriptor` (already non-blocking) and starts the thread.
     init(
-        descriptor: Int32, device: String, receiveBufferSize: Int, calls: SystemCalls,
-        releaseExclusive: Bool, companions: [Int32] = []
+        descriptor: FileDescriptor, device: String, receiveBufferSize: Int, calls: SystemCalls,
+        releaseExclusive: Bool, companions: [FileDescriptor] = []
     ) throws(TransportError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            let code = errno
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            ends = try SystemCalls.typed { try FileDescriptor.pipe() }
+        } catch {
             calls.close(descriptor)
             companions.forEach(calls.close)
-            throw TransportError.system(code, operation: "pipe", device: device)
+            throw TransportError.system(error.rawValue, operation: "pipe", device: device)
         }
-        for end in ends {
+        for end in [ends.readEnd.rawValue, ends.writeEnd.rawValue] {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
@@ -64,8 +57,8 @@ final class DescriptorPump: @unchecked Sendable {
         self.calls = calls
         self.releaseExclusive = releaseExclusive
         self.companions = companions
-        self.wakeRead = ends[0]
-        self.wakeWrite = ends[1]
+        self.wakeRead = ends.readEnd
+        self.wakeWrite = ends.writeEnd
         self.incoming = ByteQueue(capacity: receiveBufferSize)
         incoming.setSpaceHandler { [weak self] in self?.wakeIfInputPaused() }
         let thread = Thread { [self] in run() }
@@ -80,32 +73,12 @@ final class DescriptorPump: @unchecked Sendable {
             if let end = state.withLock({ $0.closing ? closedError : $0.writeEnd }) { throw end }
             return
         }
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: WriteContinuation) in
-                let refusal = state.withLock { state -> (any Error)? in
-                    if state.closing { return closedError }
-                    if let end = state.writeEnd { return end }
-                    if Task.isCancelled { return CancellationError() }
-                    state.writes.append(PendingWrite(id: id, bytes: bytes, offset: 0, continuation: continuation))
-                    return nil
-                }
-                if let refusal {
-                    continuation.resume(throwing: refusal)
-                } else {
-                    wake()
-                }
-            }
-        } onCancel: {
-            // Bytes already handed to the OS stay sent; the rest is dropped.
-            let continuation = state.withLock { state -> WriteContinuation? in
-                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.writes.remove(at: index).continuation
-            }
-            continuation?.resume(throwing: CancellationError())
+        // Cancelled, a write's bytes already handed to the OS stay sent; the rest is dropped.
+        try await state.suspend(in: \.writes) { state, resumptions in
+            if state.closing { return .done(.failure(closedError)) }
+            if let end = state.writeEnd { return .done(.failure(end)) }
+            resumptions.afterwards { self.wake() }  // wake() takes the lock itself
+            return .wait(bytes[...])
         }
     }
 
@@ -113,34 +86,27 @@ final class DescriptorPump: @unchecked Sendable {
     /// descriptor is closed (so the device can be reopened at once). Idempotent.
     func close() async {
         beginClosing()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.exited { return true }
-                state.exitWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+        await state.waitUntilOpen(\.exited)
     }
 
     /// The synchronous part of closing, also used when the owner is dropped without closing.
     func beginClosing() {
-        let writes = state.withLock { state -> [PendingWrite]? in
-            guard !state.closing else { return nil }
-            state.closing = true
-            defer { state.writes = [] }
-            return state.writes
+        var resumptions = Resumptions()
+        let wasClosing = state.withLock { state -> Bool in
+            defer { state.closing = true }
+            if !state.closing { state.writes.failAll(closedError, into: &resumptions) }
+            return state.closing
         }
-        guard let writes else { return }
-        for write in writes { write.continuation.resume(throwing: closedError) }
+        resumptions.run()
+        guard !wasClosing else { return }
         incoming.closeReading(readers: closedError, writers: closedError)
         wake()
     }
 
     /// Runs `body` with the descriptor while it is certainly open.
-    func withOpenDescriptor<R>(_ body: (Int32) throws(TransportError) -> R) throws(TransportError) -> R {
+    func withOpenDescriptor<R>(_ body: (FileDescriptor) throws(TransportError) -> R) throws(TransportError) -> R {
         let result = state.withLock { state -> Result<R, TransportError> in
-            guard !state.exited, !state.closing else { return .failure(closedError) }
+            guard !state.exited.isOpen, !state.closing else { return .failure(closedError) }
             return Result { () throws(TransportError) -> R in try body(descriptor) }
         }
         return try result.get()
@@ -152,9 +118,9 @@ final class DescriptorPump: @unchecked Sendable {
         // Under the lock: once the thread has exited, the pipe's numbers may already belong to
         // another descriptor, and a stray byte there would corrupt someone else's stream.
         state.withLock { state in
-            guard !state.exited else { return }
-            var byte: UInt8 = 1
-            _ = system_write(wakeWrite, &byte, 1)  // EAGAIN: the pipe is full, a wake-up is pending anyway
+            guard !state.exited.isOpen else { return }
+            // EAGAIN: the pipe is full, a wake-up is pending anyway.
+            _ = try? wakeWrite.writeAll(CollectionOfOne(UInt8(1)))
         }
     }
 
@@ -185,13 +151,13 @@ final class DescriptorPump: @unchecked Sendable {
             if wantWrite { events |= Int16(POLLOUT) }
             // Nothing wanted: leave the device out, or a hang-up would wake us forever.
             var fds = [
-                pollfd(fd: events == 0 ? -1 : descriptor, events: events, revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: events == 0 ? -1 : descriptor.rawValue, events: events, revents: 0),
+                pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0),
             ]
             do {
                 _ = try calls.poll(&fds, -1)
             } catch {
-                let failure = TransportError.system(error.code, operation: "poll", device: device)
+                let failure = TransportError.system(error.rawValue, operation: "poll", device: device)
                 endInput(failure)
                 endWrites(failure)
                 inputOpen = false
@@ -247,7 +213,7 @@ final class DescriptorPump: @unchecked Sendable {
                                         detail: "the line hung up: the device was unplugged or the other side closed"))
                 return false
             } catch {
-                endInput(TransportError.system(error.code, operation: "read", device: device))
+                endInput(TransportError.system(error.rawValue, operation: "read", device: device))
                 return false
             }
         }
@@ -256,29 +222,21 @@ final class DescriptorPump: @unchecked Sendable {
     /// Hands queued writes to the kernel until it pushes back (EAGAIN).
     private func flushWrites() {
         while true {
-            guard let head = state.withLock({ state in state.writes.first.map { ($0.id, $0.bytes, $0.offset) } }) else { return }
-            let (id, bytes, offset) = head
-            let outcome = bytes.withUnsafeBytes { all in
-                Result { () throws(Errno) -> Int in
-                    try calls.write(descriptor, UnsafeRawBufferPointer(rebasing: all[offset...]))
-                }
+            guard let (id, bytes) = state.withLock({ $0.writes.first }) else { return }
+            let outcome = bytes.withUnsafeBytes { bytes in
+                Result { () throws(Errno) -> Int in try calls.write(descriptor, bytes) }
             }
             let written: Int
             switch outcome {
             case .success(let count): written = count
             case .failure(.wouldBlock): return
             case .failure(let error):
-                endWrites(writeFailure(error.code))
+                endWrites(writeFailure(error.rawValue))
                 return
             }
-            let finished = state.withLock { state -> WriteContinuation? in
-                // The write may have been cancelled while the call ran.
-                guard let index = state.writes.firstIndex(where: { $0.id == id }) else { return nil }
-                state.writes[index].offset += written
-                guard state.writes[index].offset >= state.writes[index].bytes.count else { return nil }
-                return state.writes.remove(at: index).continuation
-            }
-            finished?.resume()
+            var resumptions = Resumptions()
+            state.withLock { $0.writes.advance(id, by: written, into: &resumptions) }
+            resumptions.run()
         }
     }
 
@@ -295,43 +253,38 @@ final class DescriptorPump: @unchecked Sendable {
     }
 
     private func endWrites(_ error: TransportError) {
-        let writes = state.withLock { state -> [PendingWrite] in
+        var resumptions = Resumptions()
+        state.withLock { state in
             if state.writeEnd == nil { state.writeEnd = error }
-            defer { state.writes = [] }
-            return state.writes
+            state.writes.failAll(error, into: &resumptions)
         }
-        for write in writes { write.continuation.resume(throwing: error) }
+        resumptions.run()
     }
 
     private func drainWakePipe() {
         var sink = [UInt8](repeating: 0, count: 64)
-        while system_read(wakeRead, &sink, sink.count) > 0 {}
+        while (try? sink.withUnsafeMutableBytes { try wakeRead.read(into: $0) }) ?? 0 > 0 {}
     }
 
     /// After a fatal poll error: sleep on the wake pipe only until the owner closes.
     private func waitForClose() {
         while !state.withLock({ $0.closing }) {
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, -1)
             drainWakePipe()
         }
     }
 
     private func shutDown() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        var resumptions = Resumptions()
+        state.withLock { state in
             if releaseExclusive { try? calls.setExclusive(descriptor, false) }
             calls.close(descriptor)
             companions.forEach(calls.close)
-            system_close(wakeRead)
-            system_close(wakeWrite)
-            state.exited = true
-            defer { state.exitWaiters = [] }
-            return state.exitWaiters
+            try? wakeRead.close()
+            try? wakeWrite.close()
+            state.exited.open(into: &resumptions)
         }
-        for waiter in waiters { waiter.resume() }
+        resumptions.run()
     }
 }
-
-@inline(__always) private func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
-@inline(__always) private func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
-@inline(__always) private func system_close(_ fd: Int32) { _ = close(fd) }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
 /// A new pseudo-terminal pair: the controlling side as a transport, and the path of the device
 /// side, which a client opens like a serial port (`TermiosTransport.open(path:)`, `screen`, ...).
@@ -18,17 +19,14 @@ public struct PseudoTerminal: Sendable {
     /// the controller reports `.disconnected` once its client closes (a one-shot link's choice).
     public static func open(keepDeviceOpen: Bool = false) throws(TransportError) -> PseudoTerminal {
         let (descriptor, path) = try openController()
-        func fail(_ operation: String) -> TransportError {
-            let error = TransportError.system(errno, operation: operation, device: path)
-            _ = close(descriptor)
-            return error
-        }
-
-        var companions: [Int32] = []
+        var companions: [FileDescriptor] = []
         if keepDeviceOpen {
-            let device = Glibc_open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-            guard device >= 0 else { throw fail("open") }
-            companions.append(device)
+            do {
+                companions.append(try SystemCalls.live.open(path, [.noControllingTerminal, .nonBlocking, .closeOnExec]))
+            } catch {
+                SystemCalls.live.close(descriptor)
+                throw TransportError.system(error.rawValue, operation: "open", device: path)
+            }
         }
         // On Linux the controller's termios calls configure the device side: make it raw now,
         // before any client opens it, so nothing is echoed or translated in between.
@@ -43,39 +41,35 @@ public struct PseudoTerminal: Sendable {
 /// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname_r` are hidden from Swift by glibc's
 /// feature macros, so on Linux we do what they do: open `/dev/ptmx`, unlock with `TIOCSPTLCK`,
 /// and ask the number with `TIOCGPTN` (devpts sets the owner and mode itself).
-private func openController() throws(TransportError) -> (descriptor: Int32, path: String) {
-    #if os(Linux)
-    let descriptor = Glibc_open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-        throw TransportError.system(errno, operation: "open", device: "/dev/ptmx")
+private func openController() throws(TransportError) -> (descriptor: FileDescriptor, path: String) {
+    func fail(_ operation: String, closing descriptor: Int32) -> TransportError {
+        let error = TransportError.system(errno, operation: operation, device: "/dev/ptmx")
+        SystemCalls.live.close(FileDescriptor(rawValue: descriptor))
+        return error
     }
+    #if os(Linux)
+    let controller: FileDescriptor
+    do {
+        controller = try SystemCalls.live.open("/dev/ptmx", [.noControllingTerminal, .closeOnExec])
+    } catch {
+        throw TransportError.system(error.rawValue, operation: "open", device: "/dev/ptmx")
+    }
+    let descriptor = controller.rawValue
     let lockRequest: UInt = 0x4004_5431    // TIOCSPTLCK = _IOW('T', 0x31, int)
     let numberRequest: UInt = 0x8004_5430  // TIOCGPTN = _IOR('T', 0x30, unsigned int)
     var unlock: Int32 = 0
-    guard ioctl(descriptor, lockRequest, &unlock) == 0 else {
-        let error = TransportError.system(errno, operation: "ioctl(TIOCSPTLCK)", device: "/dev/ptmx")
-        _ = close(descriptor)
-        throw error
-    }
+    guard ioctl(descriptor, lockRequest, &unlock) == 0 else { throw fail("ioctl(TIOCSPTLCK)", closing: descriptor) }
     var number: UInt32 = 0
-    guard ioctl(descriptor, numberRequest, &number) == 0 else {
-        let error = TransportError.system(errno, operation: "ioctl(TIOCGPTN)", device: "/dev/ptmx")
-        _ = close(descriptor)
-        throw error
-    }
-    return (descriptor, "/dev/pts/\(number)")
+    guard ioctl(descriptor, numberRequest, &number) == 0 else { throw fail("ioctl(TIOCGPTN)", closing: descriptor) }
+    return (controller, "/dev/pts/\(number)")
     #else
     let descriptor = posix_openpt(O_RDWR | O_NOCTTY)
     guard descriptor >= 0 else {
         throw TransportError.system(errno, operation: "posix_openpt", device: "/dev/ptmx")
     }
     guard grantpt(descriptor) == 0, unlockpt(descriptor) == 0, let name = ptsname(descriptor) else {
-        let error = TransportError.system(errno, operation: "grantpt/unlockpt/ptsname", device: "/dev/ptmx")
-        _ = close(descriptor)
-        throw error
+        throw fail("grantpt/unlockpt/ptsname", closing: descriptor)
     }
-    return (descriptor, String(cString: name))
+    return (FileDescriptor(rawValue: descriptor), String(cString: name))
     #endif
 }
-
-@inline(__always) private func Glibc_open(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemPackage
 
 /// A tty or pseudo-terminal opened with plain termios: raw 8N1 at the chosen rate, reads and
 /// writes on a dedicated thread (see `DescriptorPump`).
@@ -21,11 +22,11 @@ public final class TermiosTransport: ByteTransport {
 
     static func open(path: String, settings: SerialSettings, calls: SystemCalls) throws(TransportError) -> TermiosTransport {
         try settings.validate(device: path)
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         do {
-            descriptor = try calls.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            descriptor = try calls.open(path, [.noControllingTerminal, .nonBlocking, .closeOnExec])
         } catch {
-            throw TransportError.system(error.code, operation: "open", device: path)
+            throw TransportError.system(error.rawValue, operation: "open", device: path)
         }
         return try TermiosTransport(descriptor: descriptor, name: path, settings: settings, calls: calls)
     }
@@ -33,17 +34,20 @@ public final class TermiosTransport: ByteTransport {
     /// Takes over an open terminal descriptor (it is closed with the transport). With `settings`,
     /// the line is configured as by ``open(path:settings:)``; with nil it is used as it is.
     public convenience init(adopting descriptor: Int32, name: String, settings: SerialSettings? = SerialSettings()) throws(TransportError) {
-        try self.init(descriptor: descriptor, name: name, settings: settings, calls: .live)
+        try self.init(descriptor: FileDescriptor(rawValue: descriptor), name: name, settings: settings, calls: .live)
     }
 
-    init(descriptor: Int32, name: String, settings: SerialSettings?, calls: SystemCalls, companions: [Int32] = []) throws(TransportError) {
+    init(
+        descriptor: FileDescriptor, name: String, settings: SerialSettings?, calls: SystemCalls,
+        companions: [FileDescriptor] = []
+    ) throws(TransportError) {
         func closeAll() {
             calls.close(descriptor)
             companions.forEach(calls.close)
         }
         func fail(_ error: Errno, _ operation: String) -> TransportError {
             closeAll()
-            return TransportError.system(error.code, operation: operation, device: name)
+            return TransportError.system(error.rawValue, operation: operation, device: name)
         }
         do { try calls.isatty(descriptor) } catch { throw fail(error, "isatty") }
         do { try calls.setNonBlocking(descriptor) } catch { throw fail(error, "fcntl") }
@@ -99,7 +103,7 @@ public final class TermiosTransport: ByteTransport {
     public func terminalAttributes() throws(TransportError) -> termios {
         try pump.withOpenDescriptor { descriptor throws(TransportError) in
             var settings = termios()
-            guard tcgetattr(descriptor, &settings) == 0 else {
+            guard tcgetattr(descriptor.rawValue, &settings) == 0 else {
                 throw TransportError.system(errno, operation: "tcgetattr", device: name)
             }
             return settings

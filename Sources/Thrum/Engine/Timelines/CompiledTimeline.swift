@@ -1,6 +1,7 @@
 import Foundation
 import ThrumModel
 import ThrumTimeline
+import ThrumTransport
 
 /// A compiled pattern: the timeline bytes the board plays.
 struct CompiledTimeline: Sendable {
@@ -29,14 +30,13 @@ extension CompiledTimeline {
 }
 
 /// A timeline's pieces for one board memory size: cut once, not at every start of its player.
-final class PieceCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cut: (memory: Int, pieces: [TimelineSegment])?
+final class PieceCache: Sendable {
+    private let cut = Locked<(memory: Int, pieces: [TimelineSegment])?>(nil)
 
     func pieces(memory: Int, cutting: () throws -> [TimelineSegment]) rethrows -> [TimelineSegment] {
-        if let cut = lock.withLock({ cut }), cut.memory == memory { return cut.pieces }
+        if let cut = cut.withLock({ $0 }), cut.memory == memory { return cut.pieces }
         let pieces = try cutting()
-        lock.withLock { cut = (memory, pieces) }
+        cut.withLock { $0 = (memory, pieces) }
         return pieces
     }
 }
