@@ -103,22 +103,29 @@ let package = Package(
         ),
         .executableTarget(
             name: "thrum-bench",
-            dependencies: ["Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting"]
+            dependencies: [
+                "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting",
+            ]
         ),
         .testTarget(
             name: "ThrumModelTests",
-            dependencies: ["ThrumTesting", "ThrumModel", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ThrumTesting", "ThrumModel", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ThrumTimelineTests",
-            dependencies: ["ThrumTesting", 
+            dependencies: [
+                "ThrumTesting",
                 "ThrumTimeline", "ThrumModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "ThrumWireTests",
-            dependencies: ["ThrumTesting", "ThrumWire", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ThrumTesting", "ThrumWire", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ThrumTransportTests",
@@ -130,14 +137,16 @@ let package = Package(
         ),
         .testTarget(
             name: "ThrumSerialTests",
-            dependencies: ["ThrumTesting", 
+            dependencies: [
+                "ThrumTesting",
                 "ThrumSerial", "ThrumTransport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "ThrumSimulatorTests",
-            dependencies: ["ThrumTesting", 
+            dependencies: [
+                "ThrumTesting",
                 "ThrumSimulator", "ThrumFirmwareCore", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -153,10 +162,13 @@ let package = Package(
         // Core Haptics client code as apps write it, compiled in Swift 5 mode (where most apps
         // are) and, through a link to the same folder, in Swift 6 mode.
         .testTarget(
-            name: "CoreHapticsClientTests", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"],
+            name: "CoreHapticsClientTests",
+            dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "CoreHapticsClientTests6", dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
+        .testTarget(
+            name: "CoreHapticsClientTests6",
+            dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
         .testTarget(
             name: "ThrumCommandsTests",
             dependencies: [

@@ -7,7 +7,10 @@ static void copy(uint8_t *to, const uint8_t *from, uint32_t n)
     while (n--) *to++ = *from++;
 }
 
-static uint32_t now_us(void *ctx) { return ((stub_board *)ctx)->clock_us; }
+static uint32_t now_us(void *ctx)
+{
+    return ((stub_board *)ctx)->clock_us;
+}
 
 static void actuator_write(void *ctx, uint8_t channel, int16_t drive, uint16_t frequency)
 {
@@ -44,7 +47,7 @@ static int flash_write(void *ctx, uint32_t address, const uint8_t *data, uint32_
     uint32_t i, allowed;
     if (b->dead || address > STUB_FLASH_SIZE || length > STUB_FLASH_SIZE - address) return -1;
     allowed = budget(b, length);
-    for (i = 0; i < allowed; i++) b->flash[address + i] &= data[i];   /* NOR: bits only clear */
+    for (i = 0; i < allowed; i++) b->flash[address + i] &= data[i]; /* NOR: bits only clear */
     b->flash_bytes_written += allowed;
     return b->dead ? -1 : 0;
 }

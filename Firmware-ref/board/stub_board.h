@@ -14,16 +14,16 @@
 #define STUB_FLASH_SIZE (64u * 1024u)
 #endif
 #ifndef STUB_MEMORY_SIZE
-#define STUB_MEMORY_SIZE 16384u    /* timeline memory */
+#define STUB_MEMORY_SIZE 16384u /* timeline memory */
 #endif
 #ifndef STUB_TRACE_MAX
-#define STUB_TRACE_MAX 8192u       /* trace samples kept */
+#define STUB_TRACE_MAX 8192u /* trace samples kept */
 #endif
 #ifndef STUB_TX_MAX
-#define STUB_TX_MAX 16384u         /* line bytes kept */
+#define STUB_TX_MAX 16384u /* line bytes kept */
 #endif
 #ifndef STUB_AUDIO_MAX
-#define STUB_AUDIO_MAX 8192u       /* audio samples kept */
+#define STUB_AUDIO_MAX 8192u /* audio samples kept */
 #endif
 #define STUB_SECTOR_SIZE 1024u
 
@@ -45,8 +45,8 @@ typedef struct stub_board {
     int16_t last_drive[THR_MAX_CHANNELS];
 #if THR_AUDIO_SAMPLES
     uint32_t audio_count;
-    uint32_t audio_first_us;         /* board time of audio[0] */
-    int16_t audio[STUB_AUDIO_MAX];   /* audio samples by time from the first written (0 = silent) */
+    uint32_t audio_first_us;       /* board time of audio[0] */
+    int16_t audio[STUB_AUDIO_MAX]; /* audio samples by time from the first written (0 = silent) */
 #endif
     thr_trace_sample trace[STUB_TRACE_MAX];
     uint8_t tx[STUB_TX_MAX];

@@ -10,7 +10,7 @@
  * Lengths: LRA edges 3 ms (about half a cycle at 170 Hz), ERM edges 10 ms (motor spin-up). */
 #include "thr_internal.h"
 
-#define EDGE_Q15 4096u   /* 1/8 */
+#define EDGE_Q15 4096u /* 1/8 */
 
 void thr_actuator_init(thr_core *core)
 {
@@ -34,18 +34,18 @@ void thr_actuator_init(thr_core *core)
 void thr_actuator_map(thr_actuator_state *st, uint16_t level_q15, uint16_t tone_q15, int16_t *drive_q14,
                       uint16_t *frequency_dhz)
 {
-    uint32_t ratio_q14 = ((uint32_t)st->rated_mv << 14) / st->max_mv;   /* rated / max */
-    uint32_t steady = (uint32_t)level_q15 * ratio_q14 >> 15;           /* Q14 */
+    uint32_t ratio_q14 = ((uint32_t)st->rated_mv << 14) / st->max_mv; /* rated / max */
+    uint32_t steady = (uint32_t)level_q15 * ratio_q14 >> 15;          /* Q14 */
     uint32_t last = (uint32_t)st->last_level * ratio_q14 >> 15;
-    uint32_t strength = 16384u + ((uint32_t)tone_q15 >> 1);            /* Q15: 0.5 .. 1 */
+    uint32_t strength = 16384u + ((uint32_t)tone_q15 >> 1); /* Q15: 0.5 .. 1 */
     if (level_q15 > st->last_level + EDGE_Q15) {
         st->boost_q14 = (int16_t)(steady + (((16384u - steady) * strength) >> 15));
         st->boost_ticks = st->boost_len;
     } else if ((uint32_t)level_q15 + EDGE_Q15 < st->last_level) {
-        st->boost_q14 = (int16_t)-(int32_t)(((last - steady) * strength) >> 15);
+        st->boost_q14 = (int16_t) - (int32_t)(((last - steady) * strength) >> 15);
         st->boost_ticks = st->boost_len;
     } else if (st->boost_ticks && st->boost_q14 < 0 && level_q15 > st->last_level) {
-        st->boost_ticks = 0;   /* output rises again: stop braking */
+        st->boost_ticks = 0; /* output rises again: stop braking */
     }
     st->last_level = level_q15;
     if (st->boost_ticks) {

@@ -26,7 +26,7 @@ void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q
     const int8_t *samples;
     if (!ev->resource || !n) return;
     samples = find_samples(core, ev->resource, &count);
-    if (!samples) return;   /* not on the board: the event adds nothing (§6.4) */
+    if (!samples) return; /* not on the board: the event adds nothing (§6.4) */
     k = ev->tau / core->audio_period_us;
     core->audio_live |= 1u;
     for (j = 0; j < n && k + j < count; j++) {
@@ -41,11 +41,11 @@ void thr_audio_end_tick(thr_core *core, uint32_t t, uint32_t safety_q15)
     uint8_t live = core->audio_live;
     /* silent ticks are not written, but for one after a sound, so a driver sees it end */
     core->audio_live = (uint8_t)((live & 1u) << 1);
-    if (!live) return;   /* nothing added: the mix is still all zero */
+    if (!live) return; /* nothing added: the mix is still all zero */
     for (j = 0; j < core->audio_per_tick; j++) {
         int32_t v = core->audio_mix[j] * (int32_t)safety_q15 / THR_Q15_ONE;
         out[j] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
-        core->audio_mix[j] = 0;   /* ready for the next tick */
+        core->audio_mix[j] = 0; /* ready for the next tick */
     }
     if (core->hal->audio_write) core->hal->audio_write(core->hal->ctx, t, out, core->audio_per_tick);
 }

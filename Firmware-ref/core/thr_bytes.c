@@ -29,18 +29,29 @@ int thr_utf8_valid(const uint8_t *s, uint32_t n)
     while (i < n) {
         uint8_t c = s[i];
         uint32_t extra, cp, k;
-        if (c < 0x80u) { i++; continue; }
-        if (c >= 0xC2u && c <= 0xDFu) { extra = 1; cp = c & 0x1Fu; }
-        else if (c >= 0xE0u && c <= 0xEFu) { extra = 2; cp = c & 0x0Fu; }
-        else if (c >= 0xF0u && c <= 0xF4u) { extra = 3; cp = c & 0x07u; }
-        else return 0;
+        if (c < 0x80u) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2u && c <= 0xDFu) {
+            extra = 1;
+            cp = c & 0x1Fu;
+        } else if (c >= 0xE0u && c <= 0xEFu) {
+            extra = 2;
+            cp = c & 0x0Fu;
+        } else if (c >= 0xF0u && c <= 0xF4u) {
+            extra = 3;
+            cp = c & 0x07u;
+        } else
+            return 0;
         if (n - i <= extra) return 0;
         for (k = 1; k <= extra; k++) {
             if ((s[i + k] & 0xC0u) != 0x80u) return 0;
             cp = cp << 6 | (s[i + k] & 0x3Fu);
         }
         if ((extra == 2u && (cp < 0x800u || (cp >= 0xD800u && cp <= 0xDFFFu))) ||
-            (extra == 3u && (cp < 0x10000u || cp > 0x10FFFFu))) return 0;
+            (extra == 3u && (cp < 0x10000u || cp > 0x10FFFFu)))
+            return 0;
         i += extra + 1u;
     }
     return 1;

@@ -13,14 +13,14 @@ uint32_t thr_core_now(thr_core *core)
     return core->now;
 }
 
-thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config,
-                         uint8_t *memory, uint32_t memory_size)
+thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config, uint8_t *memory,
+                         uint32_t memory_size)
 {
     unsigned p;
     memset(core, 0, sizeof *core);
     if (!hal || !config || !hal->now_us || config->tick_hz == 0u || config->tick_hz > 1000000u ||
-        1000000u % config->tick_hz != 0u || config->channel_count == 0u ||
-        config->channel_count > THR_MAX_CHANNELS || config->slot_count > THR_MAX_SLOTS)
+        1000000u % config->tick_hz != 0u || config->channel_count == 0u || config->channel_count > THR_MAX_CHANNELS ||
+        config->slot_count > THR_MAX_SLOTS)
         return THR_STATUS_BAD_ARGUMENT;
     core->hal = hal;
     core->config = config;
@@ -36,7 +36,7 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
         pl->rate_q8 = 256;
         pl->channel_mask = 0xFF;
         pl->rt.curve_slot = THR_CTL_NONE;
-        pl->rt.value[THR_CTL_INTENSITY] = 32768;   /* neutral run-time layer */
+        pl->rt.value[THR_CTL_INTENSITY] = 32768; /* neutral run-time layer */
         pl->rt.value[THR_CTL_VOLUME] = 32768;
     }
     thr_actuator_init(core);
@@ -70,13 +70,13 @@ static void keepalive(thr_core *core, uint32_t t)
     uint32_t limit = (uint32_t)core->config->keepalive_ms * 1000u;
     if (core->fading == THR_STOP_REASON_KEEPALIVE_LAPSED + 1u &&
         (int32_t)(core->link.last_rx_at - core->fade_start) > 0) {
-        core->fading = 0;   /* the host is back before the fade ended: no harm done */
+        core->fading = 0; /* the host is back before the fade ended: no harm done */
     }
     if (!core->link.session || limit == 0u || core->fading) return;
     if ((int32_t)(t - core->link.last_rx_at) > (int32_t)limit && host_output_active(core)) {
         uint8_t payload[THR_FAULT_SIZE];
         thr_put_fault_fault(payload, THR_FAULT_KEEPALIVE_LAPSED);
-        thr_put_fault_channel(payload, 255);   /* the whole board */
+        thr_put_fault_channel(payload, 255); /* the whole board */
         thr_put_fault_at_time(payload, t);
         thr_notify(core, THR_MSG_FAULT, payload, THR_FAULT_SIZE);
         thr_engine_fade_out(core, THR_STOP_REASON_KEEPALIVE_LAPSED);
@@ -88,10 +88,10 @@ void thr_core_tick(thr_core *core)
     uint32_t t = core->next_tick;
     keepalive(core, t);
     if (core->fading) thr_engine_fade_step(core, t);
-    thr_players_tick(core, t);        /* commands due, records reached, controls evaluated */
+    thr_players_tick(core, t); /* commands due, records reached, controls evaluated */
     thr_render_tick(core, t);
-    thr_players_advance(core);        /* passes move on by one tick times the rate */
-    if (core->reports) thr_link_report(core);   /* what players and the engine did, to the host */
+    thr_players_advance(core);                /* passes move on by one tick times the rate */
+    if (core->reports) thr_link_report(core); /* what players and the engine did, to the host */
     core->next_tick += core->tick_us;
 }
 
@@ -101,7 +101,7 @@ void thr_core_poll(thr_core *core)
     thr_core_now(core);
     thr_link_poll(core);
     while (thr_due(core->next_tick, core->now)) {
-        if (n++ == MAX_CATCH_UP_TICKS) {   /* far behind: skip to the present, do not replay */
+        if (n++ == MAX_CATCH_UP_TICKS) { /* far behind: skip to the present, do not replay */
             core->next_tick = core->now - (core->now - core->next_tick) % core->tick_us;
             n = 0;
         }

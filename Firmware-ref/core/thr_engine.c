@@ -24,7 +24,7 @@ void thr_engine_stop(thr_core *core, thr_stop_reason reason)
     for (p = 0; p < THR_MAX_PLAYERS; p++) thr_player_cancel(core, p);
     for (p = 0; p < THR_MAX_CHANNELS; p++) core->stream[p].active = 0;
     core->engine_running = 0;
-    core->stopped_reason = (uint8_t)(reason + 1u);   /* ENGINE_STOPPED, sent by thr_link_report */
+    core->stopped_reason = (uint8_t)(reason + 1u); /* ENGINE_STOPPED, sent by thr_link_report */
     core->stopped_at = core->now;
     core->reports = 1;
 }

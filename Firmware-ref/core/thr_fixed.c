@@ -7,12 +7,15 @@ uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8)
 {
     /* (ms x 256000 + frac) / rate in two 32-bit steps: ms = q x rate + r */
     uint32_t q = ms / rate_q8, r = ms % rate_q8;
-    uint32_t rest = (r * THR_FRAC_PER_MS + frac) / rate_q8;   /* r < 4096: < 2^31 */
+    uint32_t rest = (r * THR_FRAC_PER_MS + frac) / rate_q8; /* r < 4096: < 2^31 */
     if (q > (0xFFFFFFFFu - rest) / THR_FRAC_PER_MS) return 0xFFFFFFFFu;
     return q * THR_FRAC_PER_MS + rest;
 }
 
-THR_NOINLINE uint16_t thr_uq8_to_q15(uint8_t q) { return (uint16_t)(((uint32_t)q * 32768u + 127u) / 255u); }
+THR_NOINLINE uint16_t thr_uq8_to_q15(uint8_t q)
+{
+    return (uint16_t)(((uint32_t)q * 32768u + 127u) / 255u);
+}
 
 int32_t thr_sq8_to_q15(uint8_t raw)
 {

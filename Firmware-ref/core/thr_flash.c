@@ -4,21 +4,26 @@
 #include "thr_flash.h"
 #include "thr_internal.h"
 
-#define HEADER_SIZE 20u
-#define KIND_DATA 1u
+#define HEADER_SIZE    20u
+#define KIND_DATA      1u
 #define KIND_TOMBSTONE 2u
-#define KIND_META 3u
-#define META_SIZE 8u
-#define COPY_CHUNK 64u
-
+#define KIND_META      3u
+#define META_SIZE      8u
+#define COPY_CHUNK     64u
 
 typedef struct bank_header {
     uint8_t kind, index;
     uint32_t seq, size, crc;
 } bank_header;
 
-static uint32_t sector(const thr_core *core) { return core->config->flash_sector_size; }
-static uint32_t meta_address(const thr_core *core, unsigned bank) { return bank * sector(core); }
+static uint32_t sector(const thr_core *core)
+{
+    return core->config->flash_sector_size;
+}
+static uint32_t meta_address(const thr_core *core, unsigned bank)
+{
+    return bank * sector(core);
+}
 static uint32_t slot_address(const thr_core *core, unsigned slot, unsigned bank)
 {
     return 2u * sector(core) + (2u * slot + bank) * core->flash.bank_size;
@@ -27,7 +32,8 @@ static uint32_t slot_address(const thr_core *core, unsigned slot, unsigned bank)
 /* The slot's state when the store is ready and the slot holds a timeline, else none. */
 static const thr_slot_state *used_slot(const thr_core *core, uint8_t slot)
 {
-    return core->flash.ready && slot < core->config->slot_count && core->flash.slot[slot].used ? &core->flash.slot[slot] : 0;
+    return core->flash.ready && slot < core->config->slot_count && core->flash.slot[slot].used ? &core->flash.slot[slot]
+                                                                                               : 0;
 }
 
 static int flash_read(thr_core *core, uint32_t address, uint8_t *out, uint32_t length)
@@ -98,14 +104,15 @@ static void load_meta(thr_core *core)
     thr_flash_store *fs = &core->flash;
     unsigned bank;
     fs->meta_seq = 0;
-    fs->meta_bank = 1;   /* so the first write goes to bank 0 */
+    fs->meta_bank = 1; /* so the first write goes to bank 0 */
     fs->boot_slot = THR_SLOT_NONE;
     memset(fs->trigger_slot, THR_SLOT_NONE, sizeof fs->trigger_slot);
     for (bank = 0; bank < 2u; bank++) {
         bank_header h;
         uint8_t meta[META_SIZE];
         if (!read_bank(core, meta_address(core, bank), sector(core) - HEADER_SIZE, &h) || h.kind != KIND_META ||
-            h.size != META_SIZE || h.seq < fs->meta_seq) continue;
+            h.size != META_SIZE || h.seq < fs->meta_seq)
+            continue;
         if (!flash_read(core, meta_address(core, bank) + HEADER_SIZE, meta, META_SIZE)) continue;
         fs->meta_seq = h.seq;
         fs->meta_bank = (uint8_t)bank;
@@ -143,11 +150,11 @@ void thr_flash_init(thr_core *core)
     fs->boot_slot = THR_SLOT_NONE;
     memset(fs->trigger_slot, THR_SLOT_NONE, sizeof fs->trigger_slot);
     if (cfg->slot_count == 0u || cfg->flash_sector_size < 64u || !core->hal->flash_read) return;
-    fs->bank_size = (HEADER_SIZE + cfg->slot_size + cfg->flash_sector_size - 1u) / cfg->flash_sector_size *
-                    cfg->flash_sector_size;
+    fs->bank_size =
+        (HEADER_SIZE + cfg->slot_size + cfg->flash_sector_size - 1u) / cfg->flash_sector_size * cfg->flash_sector_size;
     if (cfg->flash_size < 2u * cfg->flash_sector_size ||
         (cfg->flash_size - 2u * cfg->flash_sector_size) / 2u / cfg->slot_count < fs->bank_size)
-        return;   /* the region cannot hold the configured slots: no flash store */
+        return; /* the region cannot hold the configured slots: no flash store */
     fs->ready = 1;
     load_meta(core);
     for (slot = 0; slot < cfg->slot_count; slot++) {
@@ -156,7 +163,8 @@ void thr_flash_init(thr_core *core)
         for (bank = 0; bank < 2u; bank++) {
             bank_header h;
             if (!read_bank(core, slot_address(core, slot, bank), cfg->slot_size, &h) || h.index != slot ||
-                h.kind == KIND_META) continue;
+                h.kind == KIND_META)
+                continue;
             if (h.seq < st->seq || (h.seq == st->seq && st->used)) continue;
             st->seq = h.seq;
             st->bank = (uint8_t)bank;
@@ -224,7 +232,10 @@ thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t 
     return THR_STATUS_OK;
 }
 
-int thr_slot_used(const thr_core *core, uint8_t slot) { return used_slot(core, slot) != 0; }
+int thr_slot_used(const thr_core *core, uint8_t slot)
+{
+    return used_slot(core, slot) != 0;
+}
 
 thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
 {
@@ -254,7 +265,8 @@ thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t 
     if (slot != THR_SLOT_NONE && slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
     if (trigger == THR_SLOT_TRIGGER_BOOT) {
         fs->boot_slot = slot;
-    } else if (trigger == THR_SLOT_TRIGGER_INPUT && input < sizeof fs->trigger_slot && input < core->config->trigger_inputs) {
+    } else if (trigger == THR_SLOT_TRIGGER_INPUT && input < sizeof fs->trigger_slot &&
+               input < core->config->trigger_inputs) {
         fs->trigger_slot[input] = slot;
     } else {
         return THR_STATUS_BAD_ARGUMENT;

@@ -49,7 +49,7 @@ int thr_frame_rx_byte(thr_frame_rx *rx, uint8_t byte, thr_frame *frame)
     uint8_t *b = rx->buffer;
     if (byte != 0u) {
         if (rx->overflowed) return 0;
-        if (rx->length >= rx->capacity) {   /* too long: drop it whole, store nothing more */
+        if (rx->length >= rx->capacity) { /* too long: drop it whole, store nothing more */
             rx->overflowed = 1;
             rx->length = 0;
             return 0;
@@ -63,7 +63,7 @@ int thr_frame_rx_byte(thr_frame_rx *rx, uint8_t byte, thr_frame *frame)
         rx->overflowed = 0;
         return -THR_RX_OVERSIZE;
     }
-    if (length == 0u) return 0;   /* idle fill */
+    if (length == 0u) return 0; /* idle fill */
     n = cobs_decode(b, length);
     if (n < 0) return -THR_RX_COBS_INVALID;
     if (n < 12) return -THR_RX_TOO_SHORT;

@@ -9,14 +9,14 @@
 #include "thr_core.h"
 
 /* ---- thr_fixed.c: fixed-point maths ---- */
-#define THR_Q15_ONE 32768
-#define THR_FRAC_PER_MS 256000u   /* pattern position fraction: 1/256 us */
+#define THR_Q15_ONE     32768
+#define THR_FRAC_PER_MS 256000u /* pattern position fraction: 1/256 us */
 
 /* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12).
  * Inline: on the renderer's per-event path a call costs more than the body. */
 static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
 {
-    while (length > 0x1FFFFu) {   /* keep x << 15 within 32 bits: long spans lose their low bits first */
+    while (length > 0x1FFFFu) { /* keep x << 15 within 32 bits: long spans lose their low bits first */
         length >>= 1;
         x >>= 1;
     }
@@ -31,7 +31,10 @@ static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
     return value < low ? low : value > 32768 ? 32768 : value;
 }
 /* Board time `t` is at or after `at` (wrap-safe). */
-static inline int thr_due(uint32_t at, uint32_t t) { return (int32_t)(t - at) >= 0; }
+static inline int thr_due(uint32_t at, uint32_t t)
+{
+    return (int32_t)(t - at) >= 0;
+}
 
 /* ---- thr_timeline.c, thr_waveform.c: what stored bytes mean ---- */
 #if THR_AUDIO_SAMPLES
@@ -51,11 +54,11 @@ void thr_flash_init(thr_core *core);
 
 /* ---- thr_player.c: players ---- */
 /* active-event flags */
-#define THR_AF_SUSTAINED 0x01u
-#define THR_AF_RELEASING 0x02u
+#define THR_AF_SUSTAINED    0x01u
+#define THR_AF_RELEASING    0x02u
 #define THR_AF_ATTACK_KNOWN 0x04u
-#define THR_AF_DECAY_KNOWN 0x08u
-#define THR_AF_HAPTIC 0x10u
+#define THR_AF_DECAY_KNOWN  0x08u
+#define THR_AF_HAPTIC       0x10u
 
 /* SEMANTICS.md §5.1: a transient is full for 10 ms, then falls linearly to 0 over 10 ms. */
 #define THR_TRANSIENT_US 20000u
@@ -72,8 +75,8 @@ void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass);
 
 /* ---- thr_actuator.c, thr_audio.c, thr_render.c: output ---- */
 void thr_actuator_init(thr_core *core);
-void thr_actuator_map(thr_actuator_state *state, uint16_t level_q15, uint16_t tone_q15,
-                      int16_t *drive_q14, uint16_t *frequency_dhz);
+void thr_actuator_map(thr_actuator_state *state, uint16_t level_q15, uint16_t tone_q15, int16_t *drive_q14,
+                      uint16_t *frequency_dhz);
 #if THR_AUDIO_SAMPLES
 void thr_audio_init(thr_core *core);
 void thr_audio_add_event(thr_core *core, const thr_active *ev, uint32_t volume_q15);

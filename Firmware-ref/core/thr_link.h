@@ -10,7 +10,7 @@
 #include "thr_frame.h"
 #include "thr_internal.h"
 
-#define THR_RTO_INITIAL 500000u    /* us, before the first round-trip sample (§6.2) */
+#define THR_RTO_INITIAL 500000u /* us, before the first round-trip sample (§6.2) */
 
 /* thr_link_send.c */
 /* The window we state: free send slots minus one, so every command we accept has room for its

@@ -10,7 +10,7 @@
 static uint32_t at_time(thr_core *core, uint32_t at)
 {
     int32_t late = (int32_t)(core->now - at);
-    if (at == 0u) return core->now;   /* "now": never late (§1) */
+    if (at == 0u) return core->now; /* "now": never late (§1) */
     if (late > 0) {
         core->link.late_pending = 1;
         core->link.late_by = (uint32_t)late;
@@ -100,13 +100,15 @@ static void slot_read(thr_core *core, const uint8_t *a, const uint32_t *v)
     uint32_t room = THR_TX_PAYLOAD - THR_SLOT_DATA_DATA_AT;
     thr_status s;
     if (length > room) length = room;
-    if (length > core->link.host_max_payload - THR_SLOT_DATA_DATA_AT) length = core->link.host_max_payload - THR_SLOT_DATA_DATA_AT;
+    if (length > core->link.host_max_payload - THR_SLOT_DATA_DATA_AT)
+        length = core->link.host_max_payload - THR_SLOT_DATA_DATA_AT;
     s = thr_slot_read(core, slot, offset, thr_put_slot_data_data(p), &length);
     thr_put_slot_data_tag(p, thr_get_slot_read_tag(v));
     thr_put_slot_data_status(p, s);
     thr_put_slot_data_slot(p, slot);
     thr_put_slot_data_offset(p, offset);
-    thr_link_send_reliable(core, THR_MSG_SLOT_DATA, p, (uint16_t)(THR_SLOT_DATA_DATA_AT + (s == THR_STATUS_OK ? length : 0u)));
+    thr_link_send_reliable(core, THR_MSG_SLOT_DATA, p,
+                           (uint16_t)(THR_SLOT_DATA_DATA_AT + (s == THR_STATUS_OK ? length : 0u)));
 }
 
 static void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t at)
@@ -123,7 +125,7 @@ static void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t 
     for (i = 0; i < count; i++) {
         const uint8_t *point = thr_get_player_curve_points_item(a, i);
         times[i] = thr_get_player_curve_points_time(point);
-        values[i] = thr_get_player_curve_points_value(point) * 2;   /* Q1.14 -> Q15 */
+        values[i] = thr_get_player_curve_points_value(point) * 2; /* Q1.14 -> Q15 */
     }
     s = slot == THR_CTL_NONE ? (parameter < THR_PARAMETER_COUNT ? THR_STATUS_OK : THR_STATUS_BAD_ARGUMENT)
                              : thr_player_curve(core, thr_get_player_curve_player(a), slot, at, count, times, values);
@@ -212,15 +214,19 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         s = thr_player_loop(core, thr_get_player_loop_player(a), thr_get_player_loop_enabled(a),
                             thr_get_player_loop_loop_end(v));
         break;
-    case THR_MSG_PLAYER_RATE: s = thr_player_rate(core, thr_get_player_rate_player(a), thr_get_player_rate_rate_q8(v)); break;
-    case THR_MSG_PLAYER_MUTE: s = thr_player_mute(core, thr_get_player_mute_player(a), thr_get_player_mute_muted(a)); break;
+    case THR_MSG_PLAYER_RATE:
+        s = thr_player_rate(core, thr_get_player_rate_player(a), thr_get_player_rate_rate_q8(v));
+        break;
+    case THR_MSG_PLAYER_MUTE:
+        s = thr_player_mute(core, thr_get_player_mute_player(a), thr_get_player_mute_muted(a));
+        break;
     case THR_MSG_PLAYER_CANCEL: s = thr_player_cancel(core, thr_get_player_cancel_player(a)); break;
     case THR_MSG_PLAYER_PARAM: {
         uint8_t player = thr_get_player_param_player(a), parameter = thr_get_player_param_parameter(a);
         uint8_t slot = slot_of_wire_parameter(parameter);
         s = parameter >= THR_PARAMETER_COUNT ? THR_STATUS_BAD_ARGUMENT
-            : slot == THR_CTL_NONE ? (player < THR_MAX_PLAYERS ? THR_STATUS_OK : THR_STATUS_NO_SUCH_PLAYER)
-            : thr_player_param(core, player, slot, thr_get_player_param_value(v) * 2, at);
+            : slot == THR_CTL_NONE           ? (player < THR_MAX_PLAYERS ? THR_STATUS_OK : THR_STATUS_NO_SUCH_PLAYER)
+                                   : thr_player_param(core, player, slot, thr_get_player_param_value(v) * 2, at);
         break;
     }
     case THR_MSG_PLAYER_CURVE: curve(core, a, v, at); return;
@@ -234,7 +240,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         const thr_channel_config *cfg = c < core->config->channel_count ? &core->config->channels[c] : 0;
         uint16_t rated = thr_get_actuator_config_rated_mv(v), max = thr_get_actuator_config_max_mv(v);
         if (!cfg || kind >= THR_ACTUATOR_KIND_COUNT || max > cfg->max_mv || rated > max || max == 0u) {
-            s = THR_STATUS_BAD_ARGUMENT;   /* never above the board's hardware limits */
+            s = THR_STATUS_BAD_ARGUMENT; /* never above the board's hardware limits */
         } else {
             thr_actuator_state *st = &core->actuator[c];
             st->kind = kind;
@@ -255,8 +261,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     case THR_MSG_SLOT_BIND:
         s = thr_slot_bind(core, thr_get_slot_bind_slot(a), thr_get_slot_bind_trigger(a), thr_get_slot_bind_input(a));
         break;
-    default:
-        return;
+    default: return;
     }
     reply_result(core, tag, s);
 }
@@ -268,7 +273,7 @@ void thr_link_dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     dispatch(core, f, v);
     if (l->late_pending) {
         uint8_t p[THR_LATE_SIZE];
-        thr_put_late_tag(p, thr_get_tag(v));   /* the command's */
+        thr_put_late_tag(p, thr_get_tag(v)); /* the command's */
         thr_put_late_ref_type(p, f->type);
         thr_put_late_late_by(p, l->late_by);
         thr_notify(core, THR_MSG_LATE, p, THR_LATE_SIZE);

@@ -2,8 +2,8 @@
  * ring, NAKs and timeouts resend (go-back-N), and the timeout follows RFC 6298's estimate. */
 #include "thr_link.h"
 
-#define RTO_MIN 10000u
-#define RTO_MAX 4000000u
+#define RTO_MIN           10000u
+#define RTO_MAX           4000000u
 #define MAX_TRANSMISSIONS 25u
 
 /* RTO from the estimate (§6.2), or the initial value before any sample. */
@@ -50,12 +50,13 @@ void thr_link_on_ack(thr_core *core, const thr_frame *f)
         if (newest->transmissions == 1u || l->srtt == 0u) {
             rtt_sample(l, core->now - newest->sent_at);
             l->unsampled_acks = 0;
-        } else if (++l->unsampled_acks >= 8u) {   /* heavy loss starves the estimator: undo a back-off */
+        } else if (++l->unsampled_acks >= 8u) { /* heavy loss starves the estimator: undo a back-off */
             uint32_t floor = estimated_rto(l);
             l->unsampled_acks = 0;
             l->rto = l->rto / 2u > floor ? l->rto / 2u : floor;
         }
-        thr_copy(&core->buffers.tx[0], &core->buffers.tx[k], (uint32_t)(l->tx_count - k) * (uint32_t)sizeof core->buffers.tx[0]);
+        thr_copy(&core->buffers.tx[0], &core->buffers.tx[k],
+                 (uint32_t)(l->tx_count - k) * (uint32_t)sizeof core->buffers.tx[0]);
         l->tx_count = (uint8_t)(l->tx_count - k);
         l->tx_sent = (uint8_t)(l->tx_sent - k);
         last_acked = f->ack;
@@ -81,13 +82,14 @@ void thr_link_check_timeout(thr_core *core)
     if (!l->session || l->tx_sent == 0u) return;
     if (core->now - core->buffers.tx[0].sent_at < l->rto) return;
     if (core->buffers.tx[0].transmissions >= MAX_TRANSMISSIONS) {
-        l->session = 0;   /* the host is gone: its next HELLO opens a new session */
+        l->session = 0; /* the host is gone: its next HELLO opens a new session */
         l->tx_count = l->tx_sent = 0;
         return;
     }
     /* back off only when the host has said nothing since the frame went out (§6.1) */
-    if ((int32_t)(l->last_rx_at - core->buffers.tx[0].sent_at) <= 0) l->rto = l->rto * 2u > RTO_MAX ? RTO_MAX : l->rto * 2u;
-    thr_link_transmit(core, &core->buffers.tx[0]);   /* the oldest frame only: a spurious timeout stays cheap */
+    if ((int32_t)(l->last_rx_at - core->buffers.tx[0].sent_at) <= 0)
+        l->rto = l->rto * 2u > RTO_MAX ? RTO_MAX : l->rto * 2u;
+    thr_link_transmit(core, &core->buffers.tx[0]); /* the oldest frame only: a spurious timeout stays cheap */
     l->retransmissions++;
     l->in_recovery = 1;
     l->recovery_at = core->now;

@@ -35,7 +35,7 @@ THR_NOINLINE static void send_frame(thr_core *core, uint8_t *plain, uint8_t chan
     f.type = type;
     f.payload = payload;
     f.length = length;
-    l->ack_pending = 0;   /* the acknowledgement rides on this frame */
+    l->ack_pending = 0; /* the acknowledgement rides on this frame */
     l->nak_pending = 0;
     thr_frame_write(&f, plain, put_serial, core);
 }
@@ -104,15 +104,14 @@ void thr_link_report(thr_core *core)
         uint8_t payload[THR_PLAYER_FINISHED_SIZE];
         if (!pl->finished_handle) continue;
         if (core->link.session && core->link.tx_count >= THR_TX_SLOTS) {
-            waiting = 1;   /* tried again after the next tick */
+            waiting = 1; /* tried again after the next tick */
             continue;
         }
         thr_put_player_finished_player(payload, p);
         thr_put_player_finished_handle(payload, (uint8_t)(pl->finished_handle - 1u));
         thr_put_player_finished_at_time(payload, pl->finished_at);
         pl->finished_handle = 0;
-        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, THR_PLAYER_FINISHED_SIZE);   /* there is room: never refused */
+        thr_notify(core, THR_MSG_PLAYER_FINISHED, payload, THR_PLAYER_FINISHED_SIZE); /* there is room: never refused */
     }
     core->reports = waiting;
 }
-

@@ -14,7 +14,7 @@ void thr_core_rx_byte(thr_core *core, uint8_t byte)
     thr_link *l = &core->link;
     uint16_t head = l->ring_head, next = (uint16_t)((head + 1u) % THR_RX_RING);
     if (next == l->ring_tail) {
-        l->ring_overflow = 1;   /* the frame in progress will fail its CRC: the sender repeats it */
+        l->ring_overflow = 1; /* the frame in progress will fail its CRC: the sender repeats it */
         return;
     }
     core->buffers.ring[head] = byte;
@@ -27,7 +27,10 @@ void thr_core_rx_byte(thr_core *core, uint8_t byte)
 static uint8_t put_text(uint8_t *text, const char *s, uint8_t max)
 {
     uint8_t k = 0;
-    while (s && s[k] && k < max) { text[k] = (uint8_t)s[k]; k++; }
+    while (s && s[k] && k < max) {
+        text[k] = (uint8_t)s[k];
+        k++;
+    }
     return k;
 }
 
@@ -56,7 +59,7 @@ static void send_info(thr_core *core, uint32_t nonce)
     thr_put_info_flash_slot_size(p, core->flash.ready ? c->slot_size : 0u);
     thr_put_info_trigger_inputs(p, c->trigger_inputs);
     thr_put_info_audio(p, (thr_audio_output)c->audio_output);
-    thr_put_info_audio_rate_hz(p, THR_AUDIO_SAMPLES ? c->audio_rate_hz : 0u);   /* 0: plays no samples */
+    thr_put_info_audio_rate_hz(p, THR_AUDIO_SAMPLES ? c->audio_rate_hz : 0u); /* 0: plays no samples */
     thr_put_info_keepalive_ms(p, c->keepalive_ms);
     thr_put_info_stream_max_samples(p, THR_STREAM_MAX);
     for (i = 0; i < c->channel_count; i++) {
@@ -95,7 +98,7 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
         l->rto = THR_RTO_INITIAL;
         l->in_recovery = 0;
         l->unsampled_acks = 0;
-        core->engine_running = 1;   /* a new host starts with a running engine */
+        core->engine_running = 1; /* a new host starts with a running engine */
         l->last_rx_at = core->now;
     }
     send_info(core, nonce);
@@ -112,20 +115,30 @@ static void reply_error(thr_core *core, const thr_frame *f, thr_status status, u
     uint8_t n = 0;
     char digits[12];
     unsigned value, d;
-    while (name[n] && n < 40u) { text[n] = (uint8_t)name[n]; n++; }
-    thr_copy(text + n, " field ", 7); n = (uint8_t)(n + 7u);
+    while (name[n] && n < 40u) {
+        text[n] = (uint8_t)name[n];
+        n++;
+    }
+    thr_copy(text + n, " field ", 7);
+    n = (uint8_t)(n + 7u);
     text[n++] = (uint8_t)('0' + field % 10u);
-    thr_copy(text + n, " at byte ", 9); n = (uint8_t)(n + 9u);
+    thr_copy(text + n, " at byte ", 9);
+    n = (uint8_t)(n + 9u);
     value = offset;
     d = 0;
-    do { digits[d++] = (char)('0' + value % 10u); value /= 10u; } while (value && d < sizeof digits);
+    do {
+        digits[d++] = (char)('0' + value % 10u);
+        value /= 10u;
+    } while (value && d < sizeof digits);
     while (d) text[n++] = (uint8_t)digits[--d];
     thr_put_error_status(p, status);
     thr_put_error_ref_type(p, f->type);
     thr_put_error_ref_seq(p, f->seq);
     n = (uint8_t)(thr_put_error_detail_length(p, n) - p);
-    if (f->channel == THR_CHANNEL_RELIABLE) thr_link_send_reliable(core, THR_MSG_ERROR, p, n);
-    else thr_link_send_control(core, THR_MSG_ERROR, p, n);
+    if (f->channel == THR_CHANNEL_RELIABLE)
+        thr_link_send_reliable(core, THR_MSG_ERROR, p, n);
+    else
+        thr_link_send_control(core, THR_MSG_ERROR, p, n);
 }
 
 static void handle_frame(thr_core *core, const thr_frame *f)
@@ -136,13 +149,15 @@ static void handle_frame(thr_core *core, const thr_frame *f)
     unsigned reason;
     uint32_t v[THR_MSG_MAX_FIELDS];
     if (f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO) {
-        if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u) handle_hello(core, f->payload, v);
-        else l->undecodable++;
+        if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u)
+            handle_hello(core, f->payload, v);
+        else
+            l->undecodable++;
         return;
     }
     if (!l->session || f->epoch != l->epoch) {
         l->stale_frames++;
-        thr_link_send_control(core, THR_MSG_ACK, 0, 0);   /* tells the host our epoch at once */
+        thr_link_send_control(core, THR_MSG_ACK, 0, 0); /* tells the host our epoch at once */
         return;
     }
     l->last_rx_at = core->now;
@@ -151,7 +166,7 @@ static void handle_frame(thr_core *core, const thr_frame *f)
         uint8_t expected = (uint8_t)(l->last_accepted + 1u);
         l->ack_pending = 1;
         if (f->seq != expected) {
-            if ((uint8_t)(l->last_accepted - f->seq) >= 128u && !l->nak_sent) {   /* ahead of a gap */
+            if ((uint8_t)(l->last_accepted - f->seq) >= 128u && !l->nak_sent) { /* ahead of a gap */
                 l->nak_sent = 1;
                 l->nak_pending = 1;
             }
@@ -200,7 +215,7 @@ void thr_link_poll(thr_core *core)
     rx.max_payload = THR_MAX_PAYLOAD;
     rx.length = l->piece_length;
     rx.overflowed = l->piece_overflowed;
-    if (core->reports) thr_link_report(core);   /* anything recorded outside a tick goes before replies */
+    if (core->reports) thr_link_report(core); /* anything recorded outside a tick goes before replies */
     while (budget-- && l->ring_tail != l->ring_head) {
         uint8_t byte = core->buffers.ring[l->ring_tail];
         int r;

@@ -6,10 +6,13 @@
 /* Size of a fixed-size field code, 0 for the variable ones. */
 static unsigned fixed_size(uint8_t code)
 {
-    static const uint8_t sizes[THR_FIELD_LIST + 1] = {
-        0, [THR_FIELD_U8] = 1, [THR_FIELD_U16] = 2, [THR_FIELD_U32] = 4, [THR_FIELD_I16] = 2, [THR_FIELD_I32] = 4,
-        [THR_FIELD_BOOL] = 1
-    };
+    static const uint8_t sizes[THR_FIELD_LIST + 1] = { 0,
+                                                       [THR_FIELD_U8] = 1,
+                                                       [THR_FIELD_U16] = 2,
+                                                       [THR_FIELD_U32] = 4,
+                                                       [THR_FIELD_I16] = 2,
+                                                       [THR_FIELD_I32] = 4,
+                                                       [THR_FIELD_BOOL] = 1 };
     return code <= THR_FIELD_LIST ? sizes[code] : 0u;
 }
 
@@ -28,34 +31,52 @@ static unsigned check_fields(const uint8_t **s, unsigned count, const uint8_t *p
         *field = (uint8_t)f;
         if (size) {
             unsigned k = size;
-            if (length - at < size) { r = THR_PL_TRUNCATED; break; }
-            if (code == THR_FIELD_BOOL && p[at] > 1u) { r = THR_PL_INVALID_BOOL; break; }
+            if (length - at < size) {
+                r = THR_PL_TRUNCATED;
+                break;
+            }
+            if (code == THR_FIELD_BOOL && p[at] > 1u) {
+                r = THR_PL_INVALID_BOOL;
+                break;
+            }
             v = 0;
             while (k--) v = v << 8 | p[at + k];
             if (code == THR_FIELD_I16 && v >= 0x8000u) v |= 0xFFFF0000u;
             at += size;
-        } else if (code == THR_FIELD_BYTES) {   /* bytes: the rest */
+        } else if (code == THR_FIELD_BYTES) { /* bytes: the rest */
             at = length;
-        } else {                   /* str or list: a count byte first */
+        } else { /* str or list: a count byte first */
             uint8_t max = *c++, n;
-            if (at >= length) { r = THR_PL_TRUNCATED; break; }
+            if (at >= length) {
+                r = THR_PL_TRUNCATED;
+                break;
+            }
             n = p[at++];
             if (code == THR_FIELD_STR) {
-                if (n > max) r = THR_PL_STRING_TOO_LONG;
-                else if (n > length - at) r = THR_PL_TRUNCATED;
-                else if (!thr_utf8_valid(p + at, n)) r = THR_PL_INVALID_UTF8;
-                if (r) { at--; break; }   /* a bad string is reported where it starts */
+                if (n > max)
+                    r = THR_PL_STRING_TOO_LONG;
+                else if (n > length - at)
+                    r = THR_PL_TRUNCATED;
+                else if (!thr_utf8_valid(p + at, n))
+                    r = THR_PL_INVALID_UTF8;
+                if (r) {
+                    at--;
+                    break;
+                } /* a bad string is reported where it starts */
                 at += n;
             } else {
                 uint8_t items = *c++, i;
                 uint32_t scratch[THR_MSG_MAX_FIELDS];
                 uint8_t inner;
                 const uint8_t *item = c;
-                if (n > max) { r = THR_PL_LIST_TOO_LONG; break; }
+                if (n > max) {
+                    r = THR_PL_LIST_TOO_LONG;
+                    break;
+                }
                 for (i = 0; i < n && !r; i++) {
                     uint16_t inner_pos = (uint16_t)at;
                     c = item;
-                    r = check_fields(&c, items, p, length, &inner_pos, &inner, scratch);   /* items hold no lists */
+                    r = check_fields(&c, items, p, length, &inner_pos, &inner, scratch); /* items hold no lists */
                     at = inner_pos;
                 }
                 /* move past the item codes (items hold fixed fields and strings only) */
@@ -72,15 +93,15 @@ static unsigned check_fields(const uint8_t **s, unsigned count, const uint8_t *p
     return r;
 }
 
-unsigned thr_msg_check(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length,
-                       uint8_t *field, uint16_t *offset)
+unsigned thr_msg_check(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length, uint8_t *field,
+                       uint16_t *offset)
 {
     uint32_t values[THR_MSG_MAX_FIELDS];
     return thr_msg_decode(schema, type, payload, length, field, offset, values);
 }
 
-unsigned thr_msg_decode(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length,
-                        uint8_t *field, uint16_t *offset, uint32_t *values)
+unsigned thr_msg_decode(const uint8_t *schema, uint8_t type, const uint8_t *payload, uint16_t length, uint8_t *field,
+                        uint16_t *offset, uint32_t *values)
 {
     const uint8_t *s = schema;
     uint16_t pos = 0;
@@ -93,11 +114,14 @@ unsigned thr_msg_decode(const uint8_t *schema, uint8_t type, const uint8_t *payl
         s += 2;
         for (f = 0; f < fields; f++) {
             uint8_t code = *s++;
-            if (code == THR_FIELD_STR) s++;
+            if (code == THR_FIELD_STR)
+                s++;
             else if (code == THR_FIELD_LIST) {
                 unsigned items = s[1], k;
                 s += 2;
-                for (k = 0; k < items; k++) { if (*s++ == THR_FIELD_STR) s++; }
+                for (k = 0; k < items; k++) {
+                    if (*s++ == THR_FIELD_STR) s++;
+                }
             }
         }
     }

@@ -4,20 +4,27 @@
 
 #include "thr_internal.h"
 
-#define CTL_NONE 0u
-#define CTL_STEP 1u
+#define CTL_NONE  0u
+#define CTL_STEP  1u
 #define CTL_CURVE 2u
 
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 {
-    static const uint8_t slots[12] = { THR_CTL_INTENSITY, THR_CTL_SHARPNESS, THR_CTL_ATTACK, THR_CTL_DECAY,
-                                       THR_CTL_RELEASE, THR_CTL_VOLUME, THR_CTL_NONE, THR_CTL_NONE, THR_CTL_NONE,
+    static const uint8_t slots[12] = { THR_CTL_INTENSITY,    THR_CTL_SHARPNESS,   THR_CTL_ATTACK,
+                                       THR_CTL_DECAY,        THR_CTL_RELEASE,     THR_CTL_VOLUME,
+                                       THR_CTL_NONE,         THR_CTL_NONE,        THR_CTL_NONE,
                                        THR_CTL_AUDIO_ATTACK, THR_CTL_AUDIO_DECAY, THR_CTL_AUDIO_RELEASE };
     return code < 12u ? slots[code] : (uint8_t)THR_CTL_NONE;
 }
 
-static int slot_is_unit(unsigned slot) { return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME; }
-static int32_t neutral(unsigned slot) { return slot_is_unit(slot) ? THR_Q15_ONE : 0; }
+static int slot_is_unit(unsigned slot)
+{
+    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME;
+}
+static int32_t neutral(unsigned slot)
+{
+    return slot_is_unit(slot) ? THR_Q15_ONE : 0;
+}
 
 static int32_t timeline_value(unsigned slot, uint8_t raw)
 {
@@ -31,13 +38,13 @@ static void curve_read_next(const thr_core *core, const thr_player *pl, thr_ctl 
     const thr_stored_timeline *tl = &core->timeline[pl->handle];
     uint32_t delta;
     uint8_t raw;
-    if (c->left == 0u || !thr_tl_read_point(thr_timeline_bytes(core, pl->handle), tl->info.records_end, &c->next,
-                                            &delta, &raw)) {
+    if (c->left == 0u ||
+        !thr_tl_read_point(thr_timeline_bytes(core, pl->handle), tl->info.records_end, &c->next, &delta, &raw)) {
         c->has_next = 0;
         return;
     }
     c->left--;
-    c->t1 = c->t1 + (int32_t)delta;   /* validated: start + point time <= MAX_TICKS */
+    c->t1 = c->t1 + (int32_t)delta; /* validated: start + point time <= MAX_TICKS */
     c->v1 = timeline_value(slot, raw);
     c->has_next = 1;
 }
@@ -65,7 +72,7 @@ THR_NOINLINE static void apply_control(const thr_core *core, thr_player *pl, con
         c->has_next = 0;
         return;
     }
-    if (rec->point_count == 0u) return;   /* a curve without points has no effect (§3.3) */
+    if (rec->point_count == 0u) return; /* a curve without points has no effect (§3.3) */
     c->mode = CTL_CURVE;
     c->next = rec->points;
     c->left = (uint16_t)rec->point_count;
@@ -129,7 +136,7 @@ static void runtime_evaluate(thr_runtime *rt, uint32_t t)
             }
         }
     }
-    if (rt->has_step == 0u && rt->curve_slot == THR_CTL_NONE) return;   /* all neutral (set at init) */
+    if (rt->has_step == 0u && rt->curve_slot == THR_CTL_NONE) return; /* all neutral (set at init) */
     for (s = 0; s < THR_CTL_COUNT; s++) {
         int curve = rt->curve_slot == s && due(rt->curve_at, t);
         int step = ((unsigned)rt->has_step >> s) & 1u ? 1 : 0;
@@ -143,7 +150,10 @@ static void runtime_evaluate(thr_runtime *rt, uint32_t t)
 
 /* ---------------- events ---------------- */
 
-THR_NOINLINE thr_player *thr_player_at(thr_core *core, unsigned player) { return &core->player[player]; }
+THR_NOINLINE thr_player *thr_player_at(thr_core *core, unsigned player)
+{
+    return &core->player[player];
+}
 
 static uint32_t board_us_since(const thr_player *pl, uint32_t p_ms, uint32_t p_frac, uint32_t from_ms)
 {
@@ -159,8 +169,12 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
     uint32_t end = rec->start + rec->duration;
     /* Cheap test for events already over (a seek or a late start passes many). */
     switch (rec->event_type) {
-    case THR_EV_TRANSIENT: if (tau >= THR_TRANSIENT_US) return; break;
-    case THR_EV_AUDIO_CUSTOM: if (rec->duration <= 4294967u && tau >= rec->duration * 1000u) return; break;
+    case THR_EV_TRANSIENT:
+        if (tau >= THR_TRANSIENT_US) return;
+        break;
+    case THR_EV_AUDIO_CUSTOM:
+        if (rec->duration <= 4294967u && tau >= rec->duration * 1000u) return;
+        break;
     default:
         if (ps->p_ms >= end && board_us_since(pl, ps->p_ms, ps->p_frac, end) >= 1000000u) return;
         if (!(rec->shape_flags & 0x04u) && tau >= 2000000u) return;
@@ -191,7 +205,7 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
                                                 rec->waveform);
 #endif
     } else {
-        ev->a_us = rec->attack;   /* raw until the attack is worked out at the first render */
+        ev->a_us = rec->attack; /* raw until the attack is worked out at the first render */
     }
 }
 
@@ -248,7 +262,7 @@ static void pass_apply(thr_core *core, uint8_t player)
     const thr_stored_timeline *tl = &core->timeline[pl->handle];
     const uint8_t *bytes;
     thr_record rec;
-    if (!pl->reading || (pl->next_known && pl->next_start > ps->p_ms)) return;   /* nothing due: cheap */
+    if (!pl->reading || (pl->next_known && pl->next_start > ps->p_ms)) return; /* nothing due: cheap */
     bytes = thr_timeline_bytes(core, pl->handle);
     while (pl->cursor < tl->info.records_end) {
         if (!thr_tl_read_record(bytes, &tl->info, pl->cursor, pl->cursor_base, &rec)) break;
@@ -289,7 +303,10 @@ static void player_loop(thr_core *core, uint8_t player)
         uint32_t i, next = THR_MAX_PASSES;
         if (!pl->looping || cur->p_ms < pl->loop_ms) return;
         for (i = 0; i < THR_MAX_PASSES; i++) {
-            if (!pl->pass[i].live) { next = i; break; }
+            if (!pl->pass[i].live) {
+                next = i;
+                break;
+            }
         }
         if (next == THR_MAX_PASSES) {
             /* every pass still sounds: the oldest one (after the current, round robin) gives way */
@@ -315,7 +332,7 @@ static void player_end(thr_core *core, uint8_t player, uint32_t t, int finished)
 {
     thr_player *pl = thr_player_at(core, player);
     thr_player_free_events(core, player, 0xFFu);
-    if (pl->state != THR_PLAYER_IDLE) core->timeline[pl->handle].users--;   /* counted up by thr_player_start */
+    if (pl->state != THR_PLAYER_IDLE) core->timeline[pl->handle].users--; /* counted up by thr_player_start */
     pl->state = THR_PLAYER_IDLE;
     pl->action_pending = 0;
     if (finished) {
@@ -330,7 +347,7 @@ static void player_begin(thr_core *core, uint8_t player, uint32_t position_us, u
 {
     thr_player *pl = thr_player_at(core, player);
     uint32_t units;
-    if (late > 1000000u) late = 1000000u;   /* at most a tick in practice */
+    if (late > 1000000u) late = 1000000u; /* at most a tick in practice */
     units = (position_us % 1000u) * 256u + late * pl->rate_q8;
     uint32_t p_ms = position_us / 1000u + (uint32_t)(units / THR_FRAC_PER_MS);
     unsigned i;
@@ -347,7 +364,7 @@ static void player_begin(thr_core *core, uint8_t player, uint32_t position_us, u
 static int take(thr_player *pl, unsigned action, uint32_t t)
 {
     if (!(pl->action_pending & (1u << action)) || !due(pl->action_at[action], t)) return 0;
-    pl->action_pending &= (uint8_t)~(1u << action);
+    pl->action_pending &= (uint8_t) ~(1u << action);
     return 1;
 }
 
@@ -417,7 +434,7 @@ void thr_players_advance(thr_core *core)
         unsigned i;
         uint32_t step;
         if (pl->state != THR_PLAYER_PLAYING) continue;
-        step = core->tick_us * pl->rate_q8;   /* <= 1e6 * 4096 < 2^32 */
+        step = core->tick_us * pl->rate_q8; /* <= 1e6 * 4096 < 2^32 */
         for (i = 0; i < THR_MAX_PASSES; i++) {
             thr_pass *ps = &pl->pass[i];
             if (!ps->live) continue;
@@ -427,7 +444,7 @@ void thr_players_advance(thr_core *core)
                 ps->p_frac -= THR_FRAC_PER_MS;
                 ps->p_ms++;
             }
-            if (ps->p_ms > THR_MAX_TICKS) ps->p_ms = THR_MAX_TICKS;   /* ~24.8 days: hold */
+            if (ps->p_ms > THR_MAX_TICKS) ps->p_ms = THR_MAX_TICKS; /* ~24.8 days: hold */
         }
     }
 }
@@ -475,8 +492,14 @@ static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint
     return THR_STATUS_OK;
 }
 
-thr_status thr_player_pause(thr_core *core, uint8_t player, uint32_t at) { return schedule(core, player, THR_ACT_PAUSE, at); }
-thr_status thr_player_resume(thr_core *core, uint8_t player, uint32_t at) { return schedule(core, player, THR_ACT_RESUME, at); }
+thr_status thr_player_pause(thr_core *core, uint8_t player, uint32_t at)
+{
+    return schedule(core, player, THR_ACT_PAUSE, at);
+}
+thr_status thr_player_resume(thr_core *core, uint8_t player, uint32_t at)
+{
+    return schedule(core, player, THR_ACT_RESUME, at);
+}
 
 thr_status thr_player_seek(thr_core *core, uint8_t player, uint32_t position_us, uint32_t at)
 {
@@ -498,7 +521,7 @@ thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t
     length_us = loop_end_us;
     if (length_us == 0u) {
         uint32_t end_ms = core->timeline[pl->handle].info.event_end;
-        if (end_ms == 0u) {   /* no positive loop length: plays once (§7.3) */
+        if (end_ms == 0u) { /* no positive loop length: plays once (§7.3) */
             pl->looping = 0;
             return THR_STATUS_OK;
         }
@@ -591,7 +614,7 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
         if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }
     rt = &pl->rt;
-    if (count == 0u) return THR_STATUS_OK;   /* no points: no effect */
+    if (count == 0u) return THR_STATUS_OK; /* no points: no effect */
     if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
         /* one run-time curve per player: the one it replaces leaves its current value as a step */
         uint8_t old = rt->curve_slot;
@@ -606,6 +629,6 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
         rt->curve_t[i] = times_us[i];
         rt->curve_v[i] = clamp_control(slot, values_q15[i]);
     }
-    rt->step_after_curve &= (uint16_t)~(1u << slot);
+    rt->step_after_curve &= (uint16_t) ~(1u << slot);
     return THR_STATUS_OK;
 }

@@ -4,16 +4,14 @@
 #include "thr_internal.h"
 
 /* SEMANTICS.md §4.1: segment length in us at v = i/16. */
-static const uint32_t envelope_table[17] = {
-    0, 4712, 10822, 18746, 29023, 42349, 59632, 82045, 111111,
-    148805, 197688, 261081, 343292, 449907, 588169, 767472, 1000000
-};
+static const uint32_t envelope_table[17] = { 0,      4712,   10822,  18746,  29023,  42349,  59632,  82045,  111111,
+                                             148805, 197688, 261081, 343292, 449907, 588169, 767472, 1000000 };
 
 uint32_t thr_envelope_us(int32_t value_q15)
 {
     uint32_t v = (uint32_t)thr_clamp_q15(value_q15, 0), i = v >> 11, frac;
     if (i > 15u) i = 15u;
-    frac = v - (i << 11);   /* 1/2048ths of a table step */
+    frac = v - (i << 11); /* 1/2048ths of a table step */
     return envelope_table[i] + (((envelope_table[i + 1u] - envelope_table[i]) * frac + 1024u) >> 11);
 }
 
@@ -28,12 +26,12 @@ static uint32_t segment_us(const thr_core *core, const thr_active *ev, uint8_t r
 
 /* What every event of one pass shares at this tick: both control layers combined (§3.2). */
 typedef struct pass_factors {
-    uint32_t intensity;   /* a_I x r_I, Q15 */
-    uint32_t volume;      /* a_V x r_V, Q15 */
-    int32_t tone;         /* a_S + r_S, Q15 */
+    uint32_t intensity; /* a_I x r_I, Q15 */
+    uint32_t volume;    /* a_V x r_V, Q15 */
+    int32_t tone;       /* a_S + r_S, Q15 */
     uint32_t p_ms, p_frac;
     uint16_t rate_q8;
-    uint8_t sounding;     /* playing and not muted */
+    uint8_t sounding; /* playing and not muted */
     uint8_t playing;
 } pass_factors;
 
@@ -42,14 +40,12 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
 {
     uint32_t shape, rel;
     switch (ev->type) {
-    case THR_EV_TRANSIENT:   /* §5.1: full for the first half, then a linear fall */
+    case THR_EV_TRANSIENT: /* §5.1: full for the first half, then a linear fall */
         if (ev->tau >= THR_TRANSIENT_US) return -1;
         return ev->tau < THR_TRANSIENT_US / 2u ? THR_Q15_ONE
                                                : (int32_t)thr_ramp(THR_TRANSIENT_US - ev->tau, THR_TRANSIENT_US / 2u);
-    case THR_EV_AUDIO_CUSTOM:
-        return ev->tau >= ev->r_us ? -1 : THR_Q15_ONE;
-    default:
-        break;
+    case THR_EV_AUDIO_CUSTOM: return ev->tau >= ev->r_us ? -1 : THR_Q15_ONE;
+    default: break;
     }
     if (!(ev->flags & THR_AF_ATTACK_KNOWN)) {
         ev->a_us = segment_us(core, ev, (uint8_t)ev->a_us, THR_CTL_ATTACK);
@@ -71,11 +67,11 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
             ev->flags |= THR_AF_DECAY_KNOWN;
         }
         into = ev->tau - ev->a_us;
-        if (into >= ev->d_us) return -1;   /* decayed to 0 (also D = 0) */
+        if (into >= ev->d_us) return -1; /* decayed to 0 (also D = 0) */
         shape = THR_Q15_ONE - thr_ramp(into, ev->d_us);
     }
     if (ev->flags & THR_AF_RELEASING) {
-        if (ev->rtau >= ev->r_us) return -1;   /* released (also R = 0) */
+        if (ev->rtau >= ev->r_us) return -1; /* released (also R = 0) */
         rel = THR_Q15_ONE - thr_ramp(ev->rtau, ev->r_us);
         return (int32_t)((shape * rel) >> 15);
     }
@@ -83,8 +79,8 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
 }
 
 typedef struct channel_mix {
-    uint32_t intensity;   /* sum of Q15 intensities */
-    uint32_t weighted;    /* sum of intensity x sharpness, Q15 (rounded) */
+    uint32_t intensity; /* sum of Q15 intensities */
+    uint32_t weighted;  /* sum of intensity x sharpness, Q15 (rounded) */
     uint32_t audio;
 } channel_mix;
 
@@ -93,10 +89,14 @@ static void add_to_channels(channel_mix *mix, unsigned channels, uint8_t mask, u
 {
     unsigned c;
     uint32_t weighted = (intensity * tone + 16384u) >> 15;
-    if (channels == 1u) {   /* the common board: no mask walk */
+    if (channels == 1u) { /* the common board: no mask walk */
         if (mask & 1u) {
-            if (audio) mix[0].audio += intensity;
-            else { mix[0].intensity += intensity; mix[0].weighted += weighted; }
+            if (audio)
+                mix[0].audio += intensity;
+            else {
+                mix[0].intensity += intensity;
+                mix[0].weighted += weighted;
+            }
         }
         return;
     }
@@ -115,7 +115,7 @@ static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint3
 {
     thr_stream *st = &core->stream[channel];
     uint32_t index;
-    uint32_t fade_us = core->tick_us;   /* PROTOCOL.md §5.3: to zero within one tick */
+    uint32_t fade_us = core->tick_us; /* PROTOCOL.md §5.3: to zero within one tick */
     if (!st->active || !thr_due(st->at, t)) return 0;
     index = (t - st->at) / st->interval_us;
     if (index < st->count) {
@@ -175,7 +175,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
         const pass_factors *f = &factors[ev->player][ev->pass];
         const thr_player *pl;
         int32_t gain;
-        if (!f->playing) {   /* paused: frozen and silent */
+        if (!f->playing) { /* paused: frozen and silent */
             i++;
             continue;
         }
@@ -197,7 +197,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
         }
         /* time moves on by one tick of board time */
         ev->tau += tick;
-        if (ev->tau < tick) ev->tau = 0xFFFFFFFFu;   /* saturate */
+        if (ev->tau < tick) ev->tau = 0xFFFFFFFFu; /* saturate */
         if (ev->flags & THR_AF_RELEASING) {
             ev->rtau += tick;
             if (ev->rtau < tick) ev->rtau = 0xFFFFFFFFu;
@@ -221,9 +221,12 @@ void thr_render_tick(thr_core *core, uint32_t t)
             mix[c].weighted += (stream * tone + 16384u) >> 15;
         }
         level = mix[c].intensity > THR_Q15_ONE ? THR_Q15_ONE : mix[c].intensity;
-        if (mix[c].intensity) {   /* weighted <= intensity: keep weighted << 15 within 32 bits */
+        if (mix[c].intensity) { /* weighted <= intensity: keep weighted << 15 within 32 bits */
             uint32_t w = mix[c].weighted, sum = mix[c].intensity;
-            while (sum > 0xFFFFu) { sum >>= 1; w >>= 1; }
+            while (sum > 0xFFFFu) {
+                sum >>= 1;
+                w >>= 1;
+            }
             sharp = sum ? ((w << 15) + sum / 2u) / sum : 0u;
         }
         if (sharp > THR_Q15_ONE) sharp = THR_Q15_ONE;
@@ -237,8 +240,10 @@ void thr_render_tick(thr_core *core, uint32_t t)
         sample.sharpness_q15 = (uint16_t)sharp;
         sample.audio_q15 = (uint16_t)audio;
         sample.reserved2 = 0;
-        thr_actuator_map(&core->actuator[c], (uint16_t)level, (uint16_t)sharp, &sample.drive_q14, &sample.frequency_dhz);
-        if (core->hal->actuator_write) core->hal->actuator_write(core->hal->ctx, (uint8_t)c, sample.drive_q14, sample.frequency_dhz);
+        thr_actuator_map(&core->actuator[c], (uint16_t)level, (uint16_t)sharp, &sample.drive_q14,
+                         &sample.frequency_dhz);
+        if (core->hal->actuator_write)
+            core->hal->actuator_write(core->hal->ctx, (uint8_t)c, sample.drive_q14, sample.frequency_dhz);
         if (core->hal->trace) core->hal->trace(core->hal->ctx, &sample);
     }
 
@@ -253,7 +258,7 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
     thr_stream *st;
     unsigned i;
     if (channel >= core->config->channel_count) return THR_STATUS_BAD_ARGUMENT;
-    if (count > THR_STREAM_MAX) count = THR_STREAM_MAX;   /* INFO states the limit */
+    if (count > THR_STREAM_MAX) count = THR_STREAM_MAX; /* INFO states the limit */
     st = &core->stream[channel];
     /* newest wins: whatever of the previous block has not played is replaced */
     st->at = at;
@@ -261,7 +266,7 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
     st->count = count;
     st->fading = 0;
     st->active = 1;
-    for (i = 0; i < count; i++) {   /* the items of STREAM_SAMPLES' list */
+    for (i = 0; i < count; i++) { /* the items of STREAM_SAMPLES' list */
         const uint8_t *sample = amp_sharp_pairs + i * THR_STREAM_SAMPLES_SAMPLES_ITEM_SIZE;
         st->amp[i] = thr_get_stream_samples_samples_amplitude(sample);
         st->sharp[i] = thr_get_stream_samples_samples_sharpness(sample);

@@ -16,6 +16,7 @@ thr_status thr_slot_play(thr_core *core, uint8_t slot, uint8_t player, uint32_t 
 
 thr_status thr_slot_play_input(thr_core *core, uint8_t input)
 {
-    if (input >= sizeof core->flash.trigger_slot || core->flash.trigger_slot[input] == THR_SLOT_NONE) return THR_STATUS_NO_SUCH_SLOT;
+    if (input >= sizeof core->flash.trigger_slot || core->flash.trigger_slot[input] == THR_SLOT_NONE)
+        return THR_STATUS_NO_SUCH_SLOT;
     return thr_slot_play(core, core->flash.trigger_slot[input], THR_MAX_PLAYERS - 1u, core->now);
 }

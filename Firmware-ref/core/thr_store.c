@@ -78,7 +78,7 @@ thr_status thr_store_commit(thr_core *core, uint8_t handle, thr_tl_result *why)
     if (tl->state >= THR_TL_READY) return THR_STATUS_OK;
     if (tl->received != tl->size) return THR_STATUS_INCOMPLETE;
     if (thr_crc32c_update(0, core->memory + tl->offset, tl->size) != tl->hash) {
-        tl->received = 0;   /* start over: something arrived wrong */
+        tl->received = 0; /* start over: something arrived wrong */
         return THR_STATUS_HASH_MISMATCH;
     }
 #if THR_AUDIO_SAMPLES
@@ -113,7 +113,7 @@ thr_status thr_store_free(thr_core *core, uint8_t handle)
     thr_stored_timeline *tl = stored(core, handle);
     uint32_t i, offset, size, end;
     if (!tl) return THR_STATUS_NO_SUCH_TIMELINE;
-    if (tl->users) return THR_STATUS_BUSY;   /* a player holds it (counted by thr_player.c) */
+    if (tl->users) return THR_STATUS_BUSY; /* a player holds it (counted by thr_player.c) */
     offset = tl->offset;
     size = tl->size;
     tl->state = THR_TL_FREE;

@@ -6,17 +6,17 @@
 
 #include <stddef.h>
 
-#define TL_MAX_SHAPES 16777215u
-#define TL_MAX_POINTS 65535u
+#define TL_MAX_SHAPES    16777215u
+#define TL_MAX_POINTS    65535u
 #define TL_KEYFRAME_SIZE 16u
-#define TL_ACTIVE_SIZE 8u
+#define TL_ACTIVE_SIZE   8u
 
 const char *thr_tl_error_name(thr_tl_error error)
 {
     static const char *const names[] = {
-        "ok", "truncated", "bad-magic", "bad-version", "bad-flags", "bad-checksum", "bad-varint",
-        "count-out-of-range", "value-out-of-range", "time-out-of-range", "bad-shape", "bad-waveform",
-        "bad-record", "index-out-of-range", "duration-mismatch", "bad-keyframe", "trailing-bytes"
+        "ok",         "truncated",          "bad-magic",          "bad-version",       "bad-flags",     "bad-checksum",
+        "bad-varint", "count-out-of-range", "value-out-of-range", "time-out-of-range", "bad-shape",     "bad-waveform",
+        "bad-record", "index-out-of-range", "duration-mismatch",  "bad-keyframe",      "trailing-bytes"
     };
     return (unsigned)error < sizeof names / sizeof names[0] ? names[error] : "unknown";
 }
@@ -47,7 +47,10 @@ static void reader_init(reader *r, const uint8_t *bytes, uint32_t pos, uint32_t 
     r->result.offset = 0;
 }
 
-static uint32_t remaining(const reader *r) { return r->limit - r->pos; }
+static uint32_t remaining(const reader *r)
+{
+    return r->limit - r->pos;
+}
 
 static int rd_byte(reader *r, uint8_t *out)
 {
@@ -92,7 +95,10 @@ static int rd_ticks(reader *r, uint32_t base, uint32_t *value, uint32_t *sum)
     return rd_varint(r, value) && add_ticks(r, base, *value, at, sum);
 }
 
-static int is_unsigned_control(unsigned code) { return code == 0u || code == 5u; }
+static int is_unsigned_control(unsigned code)
+{
+    return code == 0u || code == 5u;
+}
 
 static int read_shapes(reader *r, thr_tl_info *info)
 {
@@ -181,7 +187,7 @@ static int read_record(reader *r, const thr_tl_info *info, uint32_t *time, uint3
         if (shape == 63u) {
             uint32_t extension;
             if (!rd_varint(r, &extension)) return 0;
-            shape += extension;   /* <= 63 + 2^32-1 would wrap: compare first */
+            shape += extension; /* <= 63 + 2^32-1 would wrap: compare first */
             if (extension > 0xFFFFFFFFu - 63u || shape >= info->shape_count)
                 return fail(r, THR_TL_INDEX_OUT_OF_RANGE, index_at);
         } else if (shape >= info->shape_count) {
@@ -244,12 +250,11 @@ static int read_record(reader *r, const thr_tl_info *info, uint32_t *time, uint3
             if (!rd_byte(r, &value)) return 0;
             if (!is_unsigned_control(code) && value == 0x80u) return fail(r, THR_TL_VALUE_OUT_OF_RANGE, value_at);
         }
-        end = *time + point_time;   /* checked above when count > 0; else point_time = 0 */
+        end = *time + point_time; /* checked above when count > 0; else point_time = 0 */
         if (end > *latest) *latest = end;
         break;
     }
-    default:
-        return fail(r, THR_TL_BAD_RECORD, at);
+    default: return fail(r, THR_TL_BAD_RECORD, at);
     }
     out->next = r->pos;
     return 1;
@@ -258,14 +263,19 @@ static int read_record(reader *r, const thr_tl_info *info, uint32_t *time, uint3
 /* Finds the record starting at timeline offset `target`, scanning from the hint (a record
  * boundary at or before target, with its predecessor's start) or from the first record.
  * On success gives the record's start and its predecessor's start. */
-typedef struct scan_hint { uint32_t offset, base; } scan_hint;
+typedef struct scan_hint {
+    uint32_t offset, base;
+} scan_hint;
 
-static int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hint, uint32_t target,
-                       uint32_t *start, uint32_t *previous)
+static int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hint, uint32_t target, uint32_t *start,
+                       uint32_t *previous)
 {
     thr_record rec;
     uint32_t off = hint->offset, base = hint->base;
-    if (target < off) { off = info->records; base = 0; }
+    if (target < off) {
+        off = info->records;
+        base = 0;
+    }
     while (off < info->records_end && off <= target) {
         if (!thr_tl_read_record(b, info, off, base, &rec)) return 0;
         if (off == target) {
@@ -290,7 +300,8 @@ static int read_index(reader *r, thr_tl_info *info)
     hint.base = 0;
     for (k = 0; k < info->keyframe_count; k++) {
         uint32_t at = info->keyframes + k * TL_KEYFRAME_SIZE, start, previous, off;
-        uint32_t time = thr_get32(b + at), roff = thr_get32(b + at + 4u), base = thr_get32(b + at + 8u), first = thr_get32(b + at + 12u);
+        uint32_t time = thr_get32(b + at), roff = thr_get32(b + at + 4u), base = thr_get32(b + at + 8u),
+                 first = thr_get32(b + at + 12u);
         if (roff > info->records_end - info->records) return fail(r, THR_TL_BAD_KEYFRAME, at + 4u);
         off = info->records + roff;
         if (!find_record(b, info, &hint, off, &start, &previous)) return fail(r, THR_TL_BAD_KEYFRAME, at + 4u);
@@ -308,7 +319,8 @@ static int read_index(reader *r, thr_tl_info *info)
         uint32_t at = info->active + a * TL_ACTIVE_SIZE, start, previous, kf_off;
         uint32_t roff = thr_get32(b + at), time = thr_get32(b + at + 4u);
         while (owner + 1u < info->keyframe_count &&
-               thr_get32(b + info->keyframes + (owner + 1u) * TL_KEYFRAME_SIZE + 12u) <= a) owner++;
+               thr_get32(b + info->keyframes + (owner + 1u) * TL_KEYFRAME_SIZE + 12u) <= a)
+            owner++;
         if (info->keyframe_count == 0u) return fail(r, THR_TL_BAD_KEYFRAME, at);
         kf_off = thr_get32(b + info->keyframes + owner * TL_KEYFRAME_SIZE + 4u);
         if (roff >= kf_off || !find_record(b, info, &hint, info->records + roff, &start, &previous))
@@ -361,7 +373,8 @@ static int validate(reader *r, const uint8_t *bytes, uint32_t length, thr_tl_inf
     info->active_count = 0;
     if (flags & 0x01u) {
         if (!rd_varint(r, &records_length) || !rd_varint(r, &info->keyframe_count) ||
-            !rd_varint(r, &info->active_count)) return 0;
+            !rd_varint(r, &info->active_count))
+            return 0;
     }
     /* shape_count <= 2^24 - 1 and stride <= 8: the product fits in 32 bits. */
     if (info->shape_count * info->stride > remaining(r)) return fail(r, THR_TL_TRUNCATED, length);
@@ -414,8 +427,7 @@ thr_tl_result thr_tl_validate(const uint8_t *bytes, uint32_t length, thr_tl_info
     return r.result;
 }
 
-int thr_tl_read_record(const uint8_t *bytes, const thr_tl_info *info, uint32_t offset, uint32_t base,
-                       thr_record *out)
+int thr_tl_read_record(const uint8_t *bytes, const thr_tl_info *info, uint32_t offset, uint32_t base, thr_record *out)
 {
     reader r;
     uint32_t time = base, latest = 0;

@@ -11,16 +11,30 @@ thr_tl_result thr_wf_validate(const uint8_t *b, uint32_t size)
     r.error = THR_TL_OK;
     r.offset = 0;
     /* in the order of the spec's table; a field cut short is `truncated` at the size */
-    if (size >= 2u && (b[0] != 0x57u || b[1] != 0x46u)) r.error = THR_TL_BAD_MAGIC;
-    else if (size < 3u) r.error = THR_TL_TRUNCATED;
-    else if (b[2] != 1u) { r.error = THR_TL_BAD_VERSION; r.offset = 2; }
-    else if (size < 4u) r.error = THR_TL_TRUNCATED;
-    else if (b[3] != 0u) { r.error = THR_TL_BAD_FLAGS; r.offset = 3; }
-    else if (size < 8u) r.error = THR_TL_TRUNCATED;
-    else if (thr_get32(b + 4) == 0u) { r.error = THR_TL_VALUE_OUT_OF_RANGE; r.offset = 4; }
-    else if (size < 12u) r.error = THR_TL_TRUNCATED;
-    else if (thr_get32(b + 8) == 0u) { r.error = THR_TL_VALUE_OUT_OF_RANGE; r.offset = 8; }
-    else if (size < 13u) r.error = THR_TL_TRUNCATED;
+    if (size >= 2u && (b[0] != 0x57u || b[1] != 0x46u))
+        r.error = THR_TL_BAD_MAGIC;
+    else if (size < 3u)
+        r.error = THR_TL_TRUNCATED;
+    else if (b[2] != 1u) {
+        r.error = THR_TL_BAD_VERSION;
+        r.offset = 2;
+    } else if (size < 4u)
+        r.error = THR_TL_TRUNCATED;
+    else if (b[3] != 0u) {
+        r.error = THR_TL_BAD_FLAGS;
+        r.offset = 3;
+    } else if (size < 8u)
+        r.error = THR_TL_TRUNCATED;
+    else if (thr_get32(b + 4) == 0u) {
+        r.error = THR_TL_VALUE_OUT_OF_RANGE;
+        r.offset = 4;
+    } else if (size < 12u)
+        r.error = THR_TL_TRUNCATED;
+    else if (thr_get32(b + 8) == 0u) {
+        r.error = THR_TL_VALUE_OUT_OF_RANGE;
+        r.offset = 8;
+    } else if (size < 13u)
+        r.error = THR_TL_TRUNCATED;
     if (r.error == THR_TL_TRUNCATED) r.offset = size;
     return r;
 }

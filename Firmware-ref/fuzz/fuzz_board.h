@@ -10,7 +10,7 @@
 #include "thr_bytes.h"
 
 static stub_board fuzz_board;
-#define fuzz_core (fuzz_board.core)
+#define fuzz_core  (fuzz_board.core)
 #define fuzz_clock (fuzz_board.clock_us)
 
 static void fuzz_board_init(void)

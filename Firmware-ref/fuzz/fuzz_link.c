@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     reliable_seq = realtime_seq = 0;
     send_frame(0, 0, 1, hello, sizeof hello);
     thr_core_poll(&fuzz_core);
-    if (!fuzz_core.link.session) abort();   /* the handshake must work */
+    if (!fuzz_core.link.session) abort(); /* the handshake must work */
     epoch = fuzz_core.link.epoch;
     while (i < size) {
         uint8_t op = data[i++] % 3u;

@@ -24,7 +24,9 @@ static void play(const uint8_t *settings, const uint8_t *bytes, uint32_t n)
     thr_player_rate(&fuzz_core, 0, (uint16_t)(1u + (settings[0] * 16u)));
     thr_player_start(&fuzz_core, 0, handle, 0, (uint32_t)settings[1] * 1000u);
     if (settings[2] & 1u) thr_player_loop(&fuzz_core, 0, 1, (uint32_t)(settings[2] >> 1) * 2000u);
-    if (settings[2] & 2u) thr_player_param(&fuzz_core, 0, (uint8_t)(settings[3] % THR_CTL_COUNT), (int32_t)settings[3] * 200 - 25000, 20000);
+    if (settings[2] & 2u)
+        thr_player_param(&fuzz_core, 0, (uint8_t)(settings[3] % THR_CTL_COUNT), (int32_t)settings[3] * 200 - 25000,
+                         20000);
     if (settings[3] & 1u) thr_player_seek(&fuzz_core, 0, (uint32_t)settings[3] * 3000u, 100000);
     if (settings[3] & 2u) thr_player_start(&fuzz_core, 1, handle, 5000, 0);
 
@@ -45,7 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the same bytes with a correct checksum: everything behind the CRC gets explored */
     memcpy(copy, data + 4, n);
     crc = thr_crc32_update(thr_crc32_update(0, copy, 4), copy + 8, n - 8u);
-    copy[4] = (uint8_t)crc; copy[5] = (uint8_t)(crc >> 8); copy[6] = (uint8_t)(crc >> 16); copy[7] = (uint8_t)(crc >> 24);
+    copy[4] = (uint8_t)crc;
+    copy[5] = (uint8_t)(crc >> 8);
+    copy[6] = (uint8_t)(crc >> 16);
+    copy[7] = (uint8_t)(crc >> 24);
     play(data, copy, n);
     return 0;
 }

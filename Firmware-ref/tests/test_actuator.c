@@ -25,16 +25,16 @@ static void limits_and_edges(void)
     unsigned i;
     /* a step from 0 to full: overdrive for boost_len ticks, never above max_mv (16384) */
     thr_actuator_map(&s, 32768, 32768, &drive, &freq);
-    CHECK(drive > 10922 && drive <= 16384);   /* above the rated 2000/3000 = 10922 */
-    CHECK_EQ(freq, 1870);                      /* resonance x 1.1 at sharpness 1 */
+    CHECK(drive > 10922 && drive <= 16384); /* above the rated 2000/3000 = 10922 */
+    CHECK_EQ(freq, 1870);                   /* resonance x 1.1 at sharpness 1 */
     thr_actuator_map(&s, 32768, 32768, &drive, &freq);
     thr_actuator_map(&s, 32768, 32768, &drive, &freq);
     thr_actuator_map(&s, 32768, 32768, &drive, &freq);
-    CHECK_EQ(drive, 10922);                    /* steady: the rating, not the clamp */
+    CHECK_EQ(drive, 10922); /* steady: the rating, not the clamp */
     /* a drop to 0: reverse-phase braking, then nothing */
     thr_actuator_map(&s, 0, 0, &drive, &freq);
     CHECK(drive < 0 && drive >= -16384);
-    CHECK_EQ(freq, 1530);                      /* resonance x 0.9 at sharpness 0 */
+    CHECK_EQ(freq, 1530); /* resonance x 0.9 at sharpness 0 */
     for (i = 0; i < 3u; i++) thr_actuator_map(&s, 0, 0, &drive, &freq);
     CHECK_EQ(drive, 0);
     /* small changes are followed without edges */
@@ -62,7 +62,7 @@ static void bounded_drive(void)
         previous = level;
         thr_actuator_map(&s, level, tone, &drive, &freq);
         CHECK(drive >= -16384 && drive <= 16384);
-        if (i - last_rise >= 3u) CHECK(drive <= 10922);   /* above the rating only during an overdrive */
+        if (i - last_rise >= 3u) CHECK(drive <= 10922); /* above the rating only during an overdrive */
     }
 }
 

@@ -54,7 +54,7 @@ long audio_sample_at(const stub_board *board, uint32_t us)
 {
     uint32_t period = board->core.audio_period_us, index;
     if (period == 0u) return -99999;
-    if (board->audio_count == 0u || us < board->audio_first_us) return 0;   /* nothing written yet: silent */
+    if (board->audio_count == 0u || us < board->audio_first_us) return 0; /* nothing written yet: silent */
     index = (us - board->audio_first_us) / period;
     return index < board->audio_count ? board->audio[index] : 0;
 }

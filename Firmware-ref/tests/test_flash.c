@@ -16,10 +16,16 @@ static void make_timelines(void)
     uint8_t body[1100];
     uint32_t n = 0, i;
     len_a = make_timeline(tl_a, 0, body_a, sizeof body_a);
-    body[n++] = 0xAB; body[n++] = 0x02;   /* duration 299 = AB 02 */
+    body[n++] = 0xAB;
+    body[n++] = 0x02; /* duration 299 = AB 02 */
     body[n++] = 0x01;
-    body[n++] = 0x04; body[n++] = 0xFF; body[n++] = 0x10;
-    for (i = 0; i < 300u; i++) { body[n++] = 0x00; body[n++] = i ? 0x01 : 0x00; }
+    body[n++] = 0x04;
+    body[n++] = 0xFF;
+    body[n++] = 0x10;
+    for (i = 0; i < 300u; i++) {
+        body[n++] = 0x00;
+        body[n++] = i ? 0x01 : 0x00;
+    }
     len_b = make_timeline(tl_b, 0, body, n);
 }
 
@@ -39,7 +45,7 @@ static void store_read_erase(void)
     CHECK(memcmp(out, tl_b, len_b) == 0);
     length = 10;
     CHECK_EQ(thr_slot_read(&board.core, 0, len_a - 4u, out, &length), THR_STATUS_OK);
-    CHECK_EQ(length, 4);   /* cut at the end of the content */
+    CHECK_EQ(length, 4); /* cut at the end of the content */
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a - 1u, 2), THR_STATUS_BAD_TIMELINE);
     CHECK_EQ(thr_slot_store_bytes(&board.core, tl_a, len_a, 9), THR_STATUS_NO_SUCH_SLOT);
     /* survives a reboot */
@@ -47,7 +53,7 @@ static void store_read_erase(void)
     CHECK_EQ(board.core.flash.slot[0].used, 1);
     CHECK_EQ(board.core.flash.slot[1].used, 1);
     CHECK_EQ(board.core.flash.slot[1].size, len_b);
-    CHECK_EQ(board.core.flash.slot[1].hash, thr_crc32c_update(0, tl_b, len_b));   /* the upload hash */
+    CHECK_EQ(board.core.flash.slot[1].hash, thr_crc32c_update(0, tl_b, len_b)); /* the upload hash */
     CHECK_EQ(board.core.flash.slot[2].used, 0);
     CHECK_EQ(thr_slot_erase(&board.core, 1), THR_STATUS_OK);
     stub_board_start(&board);
@@ -78,7 +84,11 @@ static void play_and_boot(void)
 }
 
 /* The observable flash state: per slot (used, size, CRC) and the boot binding. */
-typedef struct flash_state { uint8_t used[4]; uint32_t size[4], hash[4]; uint8_t boot; } flash_state;
+typedef struct flash_state {
+    uint8_t used[4];
+    uint32_t size[4], hash[4];
+    uint8_t boot;
+} flash_state;
 
 static void capture(flash_state *s)
 {
@@ -97,7 +107,7 @@ static thr_status run_op(int op)
 {
     switch (op) {
     case 0: return thr_slot_store_bytes(&board.core, tl_a, len_a, 0);
-    case 1: return thr_slot_store_bytes(&board.core, tl_b, len_b, 0);   /* replace A by B */
+    case 1: return thr_slot_store_bytes(&board.core, tl_b, len_b, 0); /* replace A by B */
     case 2: return thr_slot_bind(&board.core, 0, 0, 0);
     case 3: return thr_slot_store_bytes(&board.core, tl_a, len_a, 1);
     case 4: return thr_slot_erase(&board.core, 0);
@@ -126,15 +136,20 @@ static void power_cuts(void)
         board.cut_armed = 1;
         board.bytes_until_cut = cut;
         for (op = 0; op < OPS; op++) {
-            if (run_op(op) != THR_STATUS_OK || board.dead) { interrupted = op; break; }
+            if (run_op(op) != THR_STATUS_OK || board.dead) {
+                interrupted = op;
+                break;
+            }
         }
-        if (interrupted < 0) break;   /* the whole sequence fitted: every cut point was tried */
+        if (interrupted < 0) break; /* the whole sequence fitted: every cut point was tried */
         cuts++;
         stub_board_start(&board);
         capture(&now);
         /* old or new state of the interrupted operation, nothing else */
-        if (memcmp(&now, &states[interrupted], sizeof now) != 0 && memcmp(&now, &states[interrupted + 1], sizeof now) != 0) {
-            fprintf(stderr, "power cut at budget byte %u in op %d left an unexpected state\n", (unsigned)cut, interrupted);
+        if (memcmp(&now, &states[interrupted], sizeof now) != 0 &&
+            memcmp(&now, &states[interrupted + 1], sizeof now) != 0) {
+            fprintf(stderr, "power cut at budget byte %u in op %d left an unexpected state\n", (unsigned)cut,
+                    interrupted);
             CHECK(0);
             break;
         }
@@ -150,7 +165,10 @@ static void power_cuts(void)
                 CHECK_EQ(thr_tl_validate(out, length, &info).error, THR_TL_OK);
             }
         }
-        if (cut > 200000u) { CHECK(0); break; }
+        if (cut > 200000u) {
+            CHECK(0);
+            break;
+        }
     }
     (void)bytes_before;
     printf("flash power cuts: %u cut points tried over %d operations, every one left the old or the new state\n",

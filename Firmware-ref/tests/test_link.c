@@ -13,7 +13,12 @@
 
 /* ---------- vectors ---------- */
 
-typedef struct outcome { wire_frame frames[8]; unsigned frame_count; uint8_t reasons[8]; unsigned reason_count; } outcome;
+typedef struct outcome {
+    wire_frame frames[8];
+    unsigned frame_count;
+    uint8_t reasons[8];
+    unsigned reason_count;
+} outcome;
 
 static uint8_t big[THR_FRAME_RX_CAPACITY(1024u)];
 
@@ -31,8 +36,13 @@ static void feed(thr_frame_rx *rx, const uint8_t *bytes, uint32_t n, outcome *o)
                 if (o->reason_count < 8u) o->reasons[o->reason_count++] = (uint8_t)reason;
             } else if (o->frame_count < 8u) {
                 wire_frame *w = &o->frames[o->frame_count++];
-                w->channel = f.channel; w->nak = f.nak; w->epoch = f.epoch; w->seq = f.seq;
-                w->ack = f.ack; w->window = f.window; w->type = f.type;
+                w->channel = f.channel;
+                w->nak = f.nak;
+                w->epoch = f.epoch;
+                w->seq = f.seq;
+                w->ack = f.ack;
+                w->window = f.window;
+                w->type = f.type;
             }
         } else if (r < 0 && o->reason_count < 8u) {
             o->reasons[o->reason_count++] = (uint8_t)-r;
@@ -65,9 +75,10 @@ static void wire_vector_cases(void)
         thr_frame_rx_init(&rx, big, (uint16_t)THR_FRAME_RX_CAPACITY(v->max_payload), v->max_payload);
         feed(&rx, v->bytes, v->length, &whole);
         if (!same(&whole, v)) {
-            fprintf(stderr, "wire vector %s: %u frames %u reasons (first %s), expected %u frames %u reasons (first %s)\n",
-                    v->id, whole.frame_count, whole.reason_count, thr_reason_name(whole.reasons[0]),
-                    v->frame_count, v->reason_count, thr_reason_name(v->reasons[0]));
+            fprintf(stderr,
+                    "wire vector %s: %u frames %u reasons (first %s), expected %u frames %u reasons (first %s)\n",
+                    v->id, whole.frame_count, whole.reason_count, thr_reason_name(whole.reasons[0]), v->frame_count,
+                    v->reason_count, thr_reason_name(v->reasons[0]));
         }
         CHECK(same(&whole, v));
         /* split in two at every position (byte by byte is the same receiver fed one byte at a time,
@@ -165,7 +176,10 @@ static void host_reliable(uint8_t type, const uint8_t *payload, uint16_t n)
     host_send(1, ++host_seq, type, payload, n, 0);
 }
 
-typedef struct received { thr_frame frame; uint8_t payload[300]; } received;
+typedef struct received {
+    thr_frame frame;
+    uint8_t payload[300];
+} received;
 static received got[64];
 static unsigned got_count;
 static uint8_t rx_buffer[THR_FRAME_RX_CAPACITY(1024u)];
@@ -233,7 +247,8 @@ static void handshake_and_epochs(void)
     connect_host(0xA1B2C3D4u);
     info = find(THR_MSG_INFO);
     if (!info) return;
-    CHECK_EQ(thr_msg_check(thr_msg_schema_all, THR_MSG_INFO, info->frame.payload, info->frame.length, &field, &offset), 0);
+    CHECK_EQ(thr_msg_check(thr_msg_schema_all, THR_MSG_INFO, info->frame.payload, info->frame.length, &field, &offset),
+             0);
     CHECK_EQ(thr_get32(info->payload), 0xA1B2C3D4u);
     CHECK_EQ(info->frame.epoch, 0x1235);
     first = epoch;
@@ -268,7 +283,10 @@ static void upload_and_play(void)
     tl_length = make_timeline(tl, 0, body, sizeof body);
     hash = thr_crc32c_update(0, tl, tl_length);
     /* begin */
-    p[0] = 1; p[1] = 0; thr_put32(p + 2, tl_length); thr_put32(p + 6, hash);
+    p[0] = 1;
+    p[1] = 0;
+    thr_put32(p + 2, tl_length);
+    thr_put32(p + 6, hash);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
@@ -278,35 +296,55 @@ static void upload_and_play(void)
     handle = r->payload[3];
     CHECK_EQ(thr_get32(r->payload + 4), 0);
     /* first 5 bytes, then a chunk overlapping them (harmless), then the rest */
-    p[0] = 2; p[1] = 0; p[2] = handle; thr_put32(p + 3, 0); memcpy(p + 7, tl, 5);
+    p[0] = 2;
+    p[1] = 0;
+    p[2] = handle;
+    thr_put32(p + 3, 0);
+    memcpy(p + 7, tl, 5);
     host_reliable(THR_MSG_UPLOAD_CHUNK, p, 12);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
     CHECK(r && thr_get32(r->payload + 4) == 5u);
     /* commit too early: incomplete */
-    p[0] = 3; p[1] = 0; p[2] = handle;
+    p[0] = 3;
+    p[1] = 0;
+    p[2] = handle;
     host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_INCOMPLETE);
     /* resume: the same BEGIN gives the same handle and where to continue */
-    p[0] = 4; p[1] = 0; thr_put32(p + 2, tl_length); thr_put32(p + 6, hash);
+    p[0] = 4;
+    p[1] = 0;
+    thr_put32(p + 2, tl_length);
+    thr_put32(p + 6, hash);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
     CHECK(r && r->payload[3] == handle && thr_get32(r->payload + 4) == 5u);
-    p[0] = 5; p[1] = 0; p[2] = handle; thr_put32(p + 3, 3); memcpy(p + 7, tl + 3, tl_length - 3u);
+    p[0] = 5;
+    p[1] = 0;
+    p[2] = handle;
+    thr_put32(p + 3, 3);
+    memcpy(p + 7, tl + 3, tl_length - 3u);
     host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length - 3u));
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
     CHECK(r && thr_get32(r->payload + 4) == tl_length);
-    p[0] = 6; p[1] = 0; p[2] = handle;
+    p[0] = 6;
+    p[1] = 0;
+    p[2] = handle;
     host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     /* play at board time 50 ms: the transient sounds at 150 ms */
-    p[0] = 7; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, 50000); thr_put32(p + 8, 0);
+    p[0] = 7;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = handle;
+    thr_put32(p + 4, 50000);
+    thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_RESULT);
@@ -316,7 +354,9 @@ static void upload_and_play(void)
         uint32_t ms;
         for (ms = 0; ms < 200u; ms++) {
             board.clock_us += 1000u;
-            if (ms % 50u == 0u) host_send(0, 0, THR_MSG_PING, (const uint8_t *)"\x01\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 14, 0);
+            if (ms % 50u == 0u)
+                host_send(0, 0, THR_MSG_PING,
+                          (const uint8_t *)"\x01\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 14, 0);
             exchange();
             if (find(THR_MSG_PLAYER_FINISHED)) break;
         }
@@ -325,28 +365,42 @@ static void upload_and_play(void)
     CHECK_EQ(trace_intensity_at(&board, 149), 0);
     CHECK(find(THR_MSG_PLAYER_FINISHED) != 0 || board.core.player[0].state == THR_PLAYER_IDLE);
     /* a command whose time has passed runs at once and is reported late */
-    p[0] = 8; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, 1000); thr_put32(p + 8, 0);
+    p[0] = 8;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = handle;
+    thr_put32(p + 4, 1000);
+    thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_LATE);
     CHECK(r != 0);
     if (r) {
         CHECK(thr_get32(r->payload + 3) > 100000u);
-        CHECK_EQ(r->payload[0], 8);                       /* the command's tag */
+        CHECK_EQ(r->payload[0], 8); /* the command's tag */
         CHECK_EQ(r->payload[2], THR_MSG_PLAYER_START);
-        CHECK(find(THR_MSG_RESULT) < r);                  /* the reply comes first, LATE follows */
+        CHECK(find(THR_MSG_RESULT) < r); /* the reply comes first, LATE follows */
     }
     /* a hash that does not match is refused at commit */
-    p[0] = 9; p[1] = 0; thr_put32(p + 2, tl_length); thr_put32(p + 6, hash ^ 1u);
+    p[0] = 9;
+    p[1] = 0;
+    thr_put32(p + 2, tl_length);
+    thr_put32(p + 6, hash ^ 1u);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
     r = find(THR_MSG_UPLOAD_STATUS);
     if (r) {
         uint8_t h2 = r->payload[3];
-        p[0] = 10; p[1] = 0; p[2] = h2; thr_put32(p + 3, 0); memcpy(p + 7, tl, tl_length);
+        p[0] = 10;
+        p[1] = 0;
+        p[2] = h2;
+        thr_put32(p + 3, 0);
+        memcpy(p + 7, tl, tl_length);
         host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length));
         exchange();
-        p[0] = 11; p[1] = 0; p[2] = h2;
+        p[0] = 11;
+        p[1] = 0;
+        p[2] = h2;
         host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
         exchange();
         r = find(THR_MSG_RESULT);
@@ -361,7 +415,10 @@ static void errors_and_realtime(void)
     setup_board();
     connect_host(2);
     /* PLAYER_MUTE with muted = 2: ERROR(malformed) on the reliable channel, frame still acknowledged */
-    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = 2;
+    p[0] = 1;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = 2;
     host_reliable(THR_MSG_PLAYER_MUTE, p, 4);
     exchange();
     r = find(THR_MSG_ERROR);
@@ -378,7 +435,9 @@ static void errors_and_realtime(void)
     r = find(THR_MSG_ERROR);
     CHECK(r && r->frame.channel == 0u && r->payload[0] == THR_STATUS_UNKNOWN_MESSAGE);
     /* a board-to-host message sent to the board is not accepted in that direction */
-    p[0] = 3; p[1] = 0; p[2] = 0;
+    p[0] = 3;
+    p[1] = 0;
+    p[2] = 0;
     host_reliable(THR_MSG_RESULT, p, 3);
     exchange();
     r = find(THR_MSG_ERROR);
@@ -388,10 +447,13 @@ static void errors_and_realtime(void)
     exchange();
     CHECK(find(THR_MSG_ERROR) == 0);
     /* RT_PARAM intensity 0.5 on player 0 */
-    p[0] = 0; p[1] = 0; p[2] = 0x00; p[3] = 0x20;
+    p[0] = 0;
+    p[1] = 0;
+    p[2] = 0x00;
+    p[3] = 0x20;
     host_send(2, ++host_rt, THR_MSG_RT_PARAM, p, 4, 0);
     exchange();
-    thr_core_tick(&board.core);   /* players evaluate the run-time layer only while playing: read the stored step */
+    thr_core_tick(&board.core); /* players evaluate the run-time layer only while playing: read the stored step */
     CHECK_EQ(board.core.player[0].rt.pending_n, 1);
     /* a stale realtime frame (same seq) is dropped */
     p[3] = 0x10;
@@ -410,7 +472,7 @@ static void errors_and_realtime(void)
         board_run_ms(&board, 80);
         CHECK_EQ(trace_intensity_at(&board, now / 1000u), 32768);
         CHECK_EQ(trace_intensity_at(&board, now / 1000u + 2u), 32768);
-        CHECK_EQ(trace_intensity_at(&board, now / 1000u + 4u), 0);   /* faded within one tick of running out */
+        CHECK_EQ(trace_intensity_at(&board, now / 1000u + 4u), 0); /* faded within one tick of running out */
         CHECK_EQ(board.core.stream[0].active, 0);
     }
 }
@@ -471,7 +533,7 @@ static void timeout_recovery(void)
     CHECK_EQ(got_count >= 2u, 1);
     CHECK_EQ(board.core.link.tx_sent, 2);
     first = (uint8_t)(board.core.link.next_seq - 2u);
-    host_ack = (uint8_t)(first - 1u);   /* the host lost both */
+    host_ack = (uint8_t)(first - 1u); /* the host lost both */
     board.clock_us += 600000u;
     exchange();
     CHECK_EQ(got_count, 1);
@@ -487,7 +549,7 @@ static void timeout_recovery(void)
 
 static void engine_stop_start(void)
 {
-    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F };   /* 2 s continuous */
+    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F }; /* 2 s continuous */
     uint8_t p[16], handle;
     uint32_t length, ms;
     const received *r;
@@ -496,13 +558,19 @@ static void engine_stop_start(void)
     connect_host(6);
     length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
-    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
+    p[0] = 1;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = handle;
+    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
+    thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     board.clock_us += 20000u;
     exchange();
     /* ENGINE_STOP: answered at once, output fades over fade_ms, then ENGINE_STOPPED(host_request) */
-    p[0] = 2; p[1] = 0;
+    p[0] = 2;
+    p[1] = 0;
     host_reliable(THR_MSG_ENGINE_STOP, p, 2);
     exchange();
     r = find(THR_MSG_RESULT);
@@ -512,20 +580,35 @@ static void engine_stop_start(void)
         board.clock_us += 1000u;
         exchange();
         r = find(THR_MSG_ENGINE_STOPPED);
-        if (r) { stopped = 1; CHECK_EQ(r->payload[0], THR_STOP_REASON_HOST_REQUEST); }
+        if (r) {
+            stopped = 1;
+            CHECK_EQ(r->payload[0], THR_STOP_REASON_HOST_REQUEST);
+        }
     }
     CHECK(stopped);
-    CHECK(board.trace_count > 10u && board.trace[0].intensity_q15 > board.trace[10].intensity_q15);   /* a fade, not a cut */
+    CHECK(board.trace_count > 10u &&
+          board.trace[0].intensity_q15 > board.trace[10].intensity_q15); /* a fade, not a cut */
     /* stopped: players refuse to start until ENGINE_START */
-    p[0] = 3; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
+    p[0] = 3;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = handle;
+    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
+    thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_ENGINE_STOPPED);
-    p[0] = 4; p[1] = 0;
+    p[0] = 4;
+    p[1] = 0;
     host_reliable(THR_MSG_ENGINE_START, p, 2);
     exchange();
-    p[0] = 5; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
+    p[0] = 5;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = handle;
+    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
+    thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     r = find(THR_MSG_RESULT);
@@ -534,19 +617,24 @@ static void engine_stop_start(void)
     CHECK_EQ(thr_store_begin(&board.core, 100, 0x1234, &handle), THR_STATUS_OK);
     CHECK_EQ(thr_store_chunk(&board.core, handle, 50, tl, 10), THR_STATUS_OK);
     CHECK_EQ(board.core.timeline[handle].received, 0);
-    CHECK_EQ(thr_store_chunk(&board.core, handle, 95, tl, 10), THR_STATUS_BAD_ARGUMENT);   /* past the size */
+    CHECK_EQ(thr_store_chunk(&board.core, handle, 95, tl, 10), THR_STATUS_BAD_ARGUMENT); /* past the size */
 }
 
 static void keepalive_fade(void)
 {
-    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F };   /* 2 s continuous */
+    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F }; /* 2 s continuous */
     uint8_t p[16], handle;
     uint32_t length, ms, faded_at = 0;
     setup_board();
     connect_host(4);
     length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
-    p[0] = 1; p[1] = 0; p[2] = 0; p[3] = handle; thr_put32(p + 4, (uint32_t)board.core.now + 1000u); thr_put32(p + 8, 0);
+    p[0] = 1;
+    p[1] = 0;
+    p[2] = 0;
+    p[3] = handle;
+    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
+    thr_put32(p + 8, 0);
     host_reliable(THR_MSG_PLAYER_START, p, 12);
     exchange();
     board.trace_count = 0;
@@ -554,7 +642,8 @@ static void keepalive_fade(void)
     for (ms = 0; ms < 700u; ms++) {
         board.clock_us += 1000u;
         thr_core_poll(&board.core);
-        if (!faded_at && board.trace_count && board.trace[board.trace_count - 1u].intensity_q15 == 0u && ms > 10u) faded_at = ms;
+        if (!faded_at && board.trace_count && board.trace[board.trace_count - 1u].intensity_q15 == 0u && ms > 10u)
+            faded_at = ms;
     }
     CHECK(faded_at >= 500u && faded_at <= 560u);
     CHECK_EQ(board.core.player[0].state, THR_PLAYER_IDLE);
@@ -574,24 +663,32 @@ static void finished_waits_for_room(void)
     connect_host(1);
     tl_length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, tl_length, &handle), THR_STATUS_OK);
-    board_run_ms(&board, 5);   /* board time 5 ms: "0" must still mean now, not 5 ms late */
+    board_run_ms(&board, 5); /* board time 5 ms: "0" must still mean now, not 5 ms late */
     for (i = 0; i < 2u; i++) {
-        p[0] = (uint8_t)(20u + i); p[1] = 0; p[2] = (uint8_t)i; p[3] = handle; thr_put32(p + 4, 0); thr_put32(p + 8, 0);
+        p[0] = (uint8_t)(20u + i);
+        p[1] = 0;
+        p[2] = (uint8_t)i;
+        p[3] = handle;
+        thr_put32(p + 4, 0);
+        thr_put32(p + 8, 0);
         host_reliable(THR_MSG_PLAYER_START, p, 12);
     }
     /* one more command: three replies wait unacknowledged, one send slot is left */
-    p[0] = 22; p[1] = 0; p[2] = 2; p[3] = 0;
+    p[0] = 22;
+    p[1] = 0;
+    p[2] = 2;
+    p[3] = 0;
     host_reliable(THR_MSG_PLAYER_MUTE, p, 4);
     exchange();
     CHECK(find(THR_MSG_LATE) == 0);
     CHECK_EQ(board.core.link.tx_count, 3u);
-    board_run_ms(&board, 200);   /* both players finish: one notification fits */
+    board_run_ms(&board, 200); /* both players finish: one notification fits */
     exchange();
     for (i = 0; i < got_count; i++) {
         if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;
     }
     CHECK(seen[0] + seen[1] >= 1u && (seen[0] == 0u || seen[1] == 0u));
-    host_send(0, 0, THR_MSG_ACK, p, 0, 0);   /* the host acknowledges everything */
+    host_send(0, 0, THR_MSG_ACK, p, 0, 0); /* the host acknowledges everything */
     board_run_ms(&board, 2);
     exchange();
     for (i = 0; i < got_count; i++) {

@@ -13,7 +13,9 @@ static unsigned notified_count;
 
 static void on_notify(void *ctx, uint8_t type, const uint8_t *payload, uint16_t length)
 {
-    (void)ctx; (void)payload; (void)length;
+    (void)ctx;
+    (void)payload;
+    (void)length;
     if (notified_count < sizeof notified) notified[notified_count++] = type;
 }
 
@@ -43,15 +45,15 @@ static void transient_shape(void)
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 130);
     CHECK_EQ(trace_intensity_at(&board, 99), 0);
-    CHECK_EQ(trace_intensity_at(&board, 100), 26214);   /* 204/255 in Q15 */
+    CHECK_EQ(trace_intensity_at(&board, 100), 26214); /* 204/255 in Q15 */
     CHECK_EQ(trace_intensity_at(&board, 105), 26214);
     CHECK_EQ(trace_intensity_at(&board, 109), 26214);
-    CHECK_EQ(trace_intensity_at(&board, 115), 13107);   /* halfway down the 10 ms fall */
+    CHECK_EQ(trace_intensity_at(&board, 115), 13107); /* halfway down the 10 ms fall */
     CHECK_EQ(trace_intensity_at(&board, 120), 0);
-    CHECK_EQ(trace_sharpness_at(&board, 100), 9895);    /* 77/255 */
-    CHECK_EQ(trace_sharpness_at(&board, 120), 0);       /* nothing plays: 0 (§2.3) */
+    CHECK_EQ(trace_sharpness_at(&board, 100), 9895); /* 77/255 */
+    CHECK_EQ(trace_sharpness_at(&board, 120), 0);    /* nothing plays: 0 (§2.3) */
     CHECK_EQ(notified_count, 1);
-    CHECK_EQ(notified[0], 112);                         /* PLAYER_FINISHED */
+    CHECK_EQ(notified[0], 112); /* PLAYER_FINISHED */
     CHECK_EQ(board.core.player[0].state, THR_PLAYER_IDLE);
 }
 
@@ -73,9 +75,9 @@ static void envelope_attack(void)
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 110);
     CHECK_EQ(trace_intensity_at(&board, 0), 0);
-    CHECK_EQ(trace_intensity_at(&board, 50), 14590);    /* 32768 x 50000 / 112289 */
-    CHECK_EQ(trace_intensity_at(&board, 99), 28890);    /* 32768 x 99000 / 112289 */
-    CHECK_EQ(trace_intensity_at(&board, 100), 0);       /* release 0: silent at start + duration */
+    CHECK_EQ(trace_intensity_at(&board, 50), 14590); /* 32768 x 50000 / 112289 */
+    CHECK_EQ(trace_intensity_at(&board, 99), 28890); /* 32768 x 99000 / 112289 */
+    CHECK_EQ(trace_intensity_at(&board, 100), 0);    /* release 0: silent at start + duration */
 }
 
 static void conversions(void)
@@ -100,12 +102,12 @@ static void stop_pause_resume_mute(void)
     CHECK_EQ(thr_player_pause(&board.core, 1, 30000), THR_STATUS_OK);
     CHECK_EQ(thr_player_resume(&board.core, 1, 50000), THR_STATUS_OK);
     board_run_ms(&board, 60);
-    CHECK_EQ(trace_intensity_at(&board, 9), 0);         /* before its start time */
+    CHECK_EQ(trace_intensity_at(&board, 9), 0); /* before its start time */
     CHECK_EQ(trace_intensity_at(&board, 10), 32768);
     CHECK_EQ(trace_intensity_at(&board, 29), 32768);
-    CHECK_EQ(trace_intensity_at(&board, 30), 0);        /* paused */
+    CHECK_EQ(trace_intensity_at(&board, 30), 0); /* paused */
     CHECK_EQ(trace_intensity_at(&board, 49), 0);
-    CHECK_EQ(trace_intensity_at(&board, 50), 32768);    /* resumed */
+    CHECK_EQ(trace_intensity_at(&board, 50), 32768); /* resumed */
     CHECK_EQ(thr_player_mute(&board.core, 1, 1), THR_STATUS_OK);
     board_run_ms(&board, 5);
     CHECK_EQ(trace_intensity_at(&board, 62), 0);
@@ -163,14 +165,14 @@ static void runtime_controls(void)
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_INTENSITY, 16384, 20000), THR_STATUS_OK);
     CHECK_EQ(thr_player_curve(&board.core, 0, THR_CTL_INTENSITY, 100000, 2, times, values), THR_STATUS_OK);
-    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_SHARPNESS, 60000, 0), THR_STATUS_OK);   /* clamps to +1 */
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_SHARPNESS, 60000, 0), THR_STATUS_OK); /* clamps to +1 */
     board_run_ms(&board, 260);
     CHECK_EQ(trace_intensity_at(&board, 19), 32768);
-    CHECK_EQ(trace_intensity_at(&board, 20), 16384);    /* multiplies */
-    CHECK_EQ(trace_intensity_at(&board, 100), 32768);   /* curve supersedes the step */
+    CHECK_EQ(trace_intensity_at(&board, 20), 16384);  /* multiplies */
+    CHECK_EQ(trace_intensity_at(&board, 100), 32768); /* curve supersedes the step */
     CHECK_EQ(trace_intensity_at(&board, 150), 16384);
-    CHECK_EQ(trace_intensity_at(&board, 250), 0);       /* holds its last value */
-    CHECK_EQ(trace_sharpness_at(&board, 30), 32768);    /* 0.5 + 1, clipped once */
+    CHECK_EQ(trace_intensity_at(&board, 250), 0);    /* holds its last value */
+    CHECK_EQ(trace_sharpness_at(&board, 30), 32768); /* 0.5 + 1, clipped once */
     CHECK_EQ(thr_player_param(&board.core, 0, 9, 0, 0), THR_STATUS_BAD_ARGUMENT);
 }
 
@@ -186,7 +188,7 @@ static void loop_passes(void)
     CHECK_EQ(trace_intensity_at(&board, 250), 26214);
     CHECK_EQ(trace_intensity_at(&board, 400), 26214);
     CHECK_EQ(trace_intensity_at(&board, 399), 0);
-    CHECK_EQ(notified_count, 0);                        /* a loop does not finish */
+    CHECK_EQ(notified_count, 0); /* a loop does not finish */
 }
 
 static void mixing_and_overflow(void)
@@ -196,10 +198,15 @@ static void mixing_and_overflow(void)
     uint32_t n = 0, i;
     uint8_t h;
     setup();
-    body[n++] = 0x00;   /* duration 0 */
+    body[n++] = 0x00; /* duration 0 */
     body[n++] = 0x01;
-    body[n++] = 0x04; body[n++] = 0x80; body[n++] = 0x40;
-    for (i = 0; i < 40; i++) { body[n++] = 0x00; body[n++] = 0x00; }
+    body[n++] = 0x04;
+    body[n++] = 0x80;
+    body[n++] = 0x40;
+    for (i = 0; i < 40; i++) {
+        body[n++] = 0x00;
+        body[n++] = 0x00;
+    }
     h = load(body, n, 0);
     CHECK_EQ(thr_player_start(&board.core, 0, h, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 5);
@@ -238,22 +245,24 @@ static void reference_comparison(void)
             d = fw < lo ? lo - fw : fw > hi ? fw - hi : 0;
             if (d > case_window) case_window = d;
             if (d > 328) fprintf(stderr, "%s: t=%u ms firmware %lld reference %lld\n", r->name, (unsigned)k, fw, ref);
-            if (ref >= 328 && fw >= 328 && lo >= 328) {   /* sharpness where intensity >= 0.01 */
+            if (ref >= 328 && fw >= 328 && lo >= 328) { /* sharpness where intensity >= 0.01 */
                 long long fs = board.trace[k].sharpness_q15, rs = r->sharpness[k];
                 long long ds = fs > rs ? fs - rs : rs - fs;
                 if (ds > worst_sharp) worst_sharp = ds;
                 if (ds > 328 && d == 0 && lo == hi)
-                    fprintf(stderr, "%s: t=%u ms sharpness firmware %lld reference %lld\n", r->name, (unsigned)k, fs, rs);
+                    fprintf(stderr, "%s: t=%u ms sharpness firmware %lld reference %lld\n", r->name, (unsigned)k, fs,
+                            rs);
                 if (lo == hi) CHECK(ds <= 328);
             }
         }
-        CHECK(case_window <= 328);   /* 0.01: TIMELINE.md's epsilon */
+        CHECK(case_window <= 328); /* 0.01: TIMELINE.md's epsilon */
         if (case_exact > worst_exact) worst_exact = case_exact;
         if (case_window > worst_window) worst_window = case_window;
     }
     printf("reference comparison: %u cases; max |firmware - reference| at the same tick %.5f, "
-           "outside the +-1 tick window %.5f, sharpness %.5f\n", (unsigned)REFERENCE_RENDER_COUNT,
-           (double)worst_exact / 32768.0, (double)worst_window / 32768.0, (double)worst_sharp / 32768.0);
+           "outside the +-1 tick window %.5f, sharpness %.5f\n",
+           (unsigned)REFERENCE_RENDER_COUNT, (double)worst_exact / 32768.0, (double)worst_window / 32768.0,
+           (double)worst_sharp / 32768.0);
 }
 
 void render_tests(void)

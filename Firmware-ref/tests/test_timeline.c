@@ -54,7 +54,7 @@ static void mutations(void)
             memcpy(copy, v->bytes, v->length);
             copy[bit / 8u] ^= (uint8_t)(1u << (bit % 8u));
             r = thr_tl_validate(copy, v->length, &info);
-            CHECK(r.error != THR_TL_OK);   /* the CRC catches every single-bit error */
+            CHECK(r.error != THR_TL_OK); /* the CRC catches every single-bit error */
         }
     }
 }

@@ -18,13 +18,24 @@ static uint8_t load_audio_timeline(uint8_t level, int second)
 {
     uint8_t body[32], handle = 0xFF;
     uint32_t n = 0, length;
-    body[n++] = second ? 24 : 22;                 /* duration, ticks */
-    body[n++] = 1;                                /* shape count */
-    body[n++] = 1;                                /* waveform count */
-    body[n++] = 0x0B; body[n++] = level; body[n++] = 0x00;   /* AudioCustom, has duration */
-    body[n++] = 0x02; body[n++] = 0x07;           /* waveform 0: registered resource 7 */
-    body[n++] = 0x00; body[n++] = 2; body[n++] = 20; body[n++] = 0;   /* event at 2 ms, 20 ms, waveform 0 */
-    if (second) { body[n++] = 0x00; body[n++] = 2; body[n++] = 20; body[n++] = 0; }
+    body[n++] = second ? 24 : 22; /* duration, ticks */
+    body[n++] = 1;                /* shape count */
+    body[n++] = 1;                /* waveform count */
+    body[n++] = 0x0B;
+    body[n++] = level;
+    body[n++] = 0x00; /* AudioCustom, has duration */
+    body[n++] = 0x02;
+    body[n++] = 0x07; /* waveform 0: registered resource 7 */
+    body[n++] = 0x00;
+    body[n++] = 2;
+    body[n++] = 20;
+    body[n++] = 0; /* event at 2 ms, 20 ms, waveform 0 */
+    if (second) {
+        body[n++] = 0x00;
+        body[n++] = 2;
+        body[n++] = 20;
+        body[n++] = 0;
+    }
     length = make_timeline(tl, 0x02, body, n);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
     return handle;
@@ -37,14 +48,20 @@ static uint8_t object[12 + 400];
 static uint32_t make_object(uint32_t resource, uint32_t rate, uint32_t count)
 {
     uint32_t k;
-    object[0] = 0x57; object[1] = 0x46; object[2] = 1; object[3] = 0;
+    object[0] = 0x57;
+    object[1] = 0x46;
+    object[2] = 1;
+    object[3] = 0;
     thr_put_le(object + 4, resource, 4);
     thr_put_le(object + 8, rate, 4);
     for (k = 0; k < count; k++) object[12 + k] = (uint8_t)(int8_t)((int)(k % 200u) - 100);
     return 12 + count;
 }
 
-static long wave(uint32_t k) { return ((long)(k % 200u) - 100) * 256; }
+static long wave(uint32_t k)
+{
+    return ((long)(k % 200u) - 100) * 256;
+}
 
 static void setup(void)
 {
@@ -61,7 +78,7 @@ static void validation(void)
     CHECK_EQ(thr_wf_validate(object, 12).error, THR_TL_TRUNCATED);
     CHECK_EQ(thr_wf_validate(object, 12).offset, 12);
     CHECK_EQ(thr_wf_validate(object, 1).error, THR_TL_TRUNCATED);
-    object[4] = 0;   /* resource 0 */
+    object[4] = 0; /* resource 0 */
     CHECK_EQ(thr_wf_validate(object, size).error, THR_TL_VALUE_OUT_OF_RANGE);
     CHECK_EQ(thr_wf_validate(object, size).offset, 4);
 }
@@ -79,11 +96,13 @@ static void shared_vectors(void)
         if ((int)r.error != v->error || r.offset != v->offset) fprintf(stderr, "vector %s\n", v->id);
         CHECK_EQ(r.error, v->error);
         CHECK_EQ(r.offset, v->offset);
-        if (v->length < 2u || v->bytes[0] != 0x57u || v->bytes[1] != 0x46u) continue;   /* not sent as a waveform */
+        if (v->length < 2u || v->bytes[0] != 0x57u || v->bytes[1] != 0x46u) continue; /* not sent as a waveform */
         setup();
         s = thr_store_load(&board.core, v->bytes, v->length, &handle);
-        if (v->error) CHECK_EQ(s, THR_STATUS_BAD_TIMELINE);
-        else CHECK_EQ(s, thr_get32(v->bytes + 8) == 8000u ? THR_STATUS_OK : THR_STATUS_NOT_SUPPORTED);
+        if (v->error)
+            CHECK_EQ(s, THR_STATUS_BAD_TIMELINE);
+        else
+            CHECK_EQ(s, thr_get32(v->bytes + 8) == 8000u ? THR_STATUS_OK : THR_STATUS_NOT_SUPPORTED);
     }
 }
 
@@ -95,15 +114,15 @@ static void plays_samples_with_volume(void)
     CHECK_EQ(board.core.audio_per_tick, 8);
     CHECK_EQ(thr_store_load(&board.core, object, make_object(7, 8000, 400), &handle), THR_STATUS_OK);
     CHECK_EQ(board.core.timeline[handle].state, THR_TL_WAVEFORM);
-    timeline = load_audio_timeline(0x80, 0);   /* volume 128/255 */
+    timeline = load_audio_timeline(0x80, 0); /* volume 128/255 */
     CHECK_EQ(thr_player_start(&board.core, 0, timeline, 0, 0), THR_STATUS_OK);
     board_run_ms(&board, 30);
-    CHECK_EQ(board.audio_first_us, 2000);         /* nothing written before the event */
-    for (k = 0; k < 160; k++) {                   /* 20 ms at 8 kHz: the first 160 samples */
-        long volume = 16448;                      /* 128/255 in Q15 */
+    CHECK_EQ(board.audio_first_us, 2000); /* nothing written before the event */
+    for (k = 0; k < 160; k++) {           /* 20 ms at 8 kHz: the first 160 samples */
+        long volume = 16448;              /* 128/255 in Q15 */
         CHECK_EQ(audio_sample_at(&board, 2000 + 125 * k), wave(k) * volume >> 15);
     }
-    CHECK_EQ(audio_sample_at(&board, 22000), 0);  /* the event's duration ends it */
+    CHECK_EQ(audio_sample_at(&board, 22000), 0); /* the event's duration ends it */
     /* the volume lane still says what sounds */
     CHECK_EQ(trace_intensity_at(&board, 5), 0);
 }
@@ -144,13 +163,13 @@ static void refusals_and_missing_objects(void)
     board_run_ms(&board, 10);
     CHECK_EQ(audio_sample_at(&board, 3000), wave(8));
     CHECK_EQ(audio_sample_at(&board, 10000), 0);
-    CHECK(board.audio_count < 8u * 7u);            /* a tick after the free, no more is written */
+    CHECK(board.audio_count < 8u * 7u); /* a tick after the free, no more is written */
 }
 
 static void unusable_rate_plays_nothing(void)
 {
     board_setup(&board);
-    board.config.audio_rate_hz = 44100;   /* not a whole number of us per sample */
+    board.config.audio_rate_hz = 44100; /* not a whole number of us per sample */
     stub_board_start(&board);
     CHECK_EQ(board.core.audio_per_tick, 0);
 }

@@ -12,9 +12,15 @@ void uart_irq(void);
  * configuration) stays, because an empty asm statement that may read all memory is handed the
  * board (with link-time optimisation, nothing else would read it and it would be dropped), so the
  * difference is what the core costs. */
-void uart_irq(void) { __asm__ volatile("" : : "r"(&board) : "memory"); }
+void uart_irq(void)
+{
+    __asm__ volatile("" : : "r"(&board) : "memory");
+}
 #else
-void uart_irq(void) { thr_core_rx_byte(&board.core, (uint8_t)board.clock_us); }
+void uart_irq(void)
+{
+    thr_core_rx_byte(&board.core, (uint8_t)board.clock_us);
+}
 #endif
 
 int main(void);
@@ -23,7 +29,7 @@ int main(void)
     stub_board_init(&board);
     board.config.slot_size = 4096;
 #ifdef SIZE_BASELINE
-    for (;;) uart_irq();   /* the board above is set up all the same */
+    for (;;) uart_irq(); /* the board above is set up all the same */
 #else
     /* as a port calls it (stub_board_start would do the same through a pointer, which keeps
      * link-time optimisation from seeing the one core there is) */

@@ -33,7 +33,8 @@ struct CompileCommand: ParsableCommand {
         } catch {
             throw failure("\(file): \(error)")
         }
-        let destination = output.map { URL(fileURLWithPath: $0) }
+        let destination =
+            output.map { URL(fileURLWithPath: $0) }
             ?? input.deletingPathExtension().appendingPathExtension("thrum")
         do {
             try Data(bytes).write(to: destination, options: .atomic)

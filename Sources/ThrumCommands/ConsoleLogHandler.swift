@@ -25,7 +25,8 @@ public struct ConsoleLogHandler: LogHandler {
         merged["device"] = nil
         let details = merged.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
         let severity = event.level >= .error ? "error" : "warning"
-        (console ?? Console.current).error("thrum: \(severity): \(event.message)" + (details.isEmpty ? "" : " (\(details))"))
+        (console ?? Console.current).error(
+            "thrum: \(severity): \(event.message)" + (details.isEmpty ? "" : " (\(details))"))
     }
 
     /// Makes it swift-log's backend for the whole process (swift-log allows this once).

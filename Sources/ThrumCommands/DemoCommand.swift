@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Thrum
 import ThrumModel
 import ThrumTimeline
-import Thrum
 
 /// `thrum demo`: Thrum's main job on its embedded default.
 struct DemoCommand: AsyncParsableCommand {
@@ -45,10 +45,13 @@ struct DemoCommand: AsyncParsableCommand {
             let board = await engine.capabilities?.boardName ?? "the simulator"
             return (board, await engine.currentTime - started)
         }
-        Console.current.line(String(format: "  played       on %@ over the wire protocol, ended after %.3f s", played.0, played.1))
+        Console.current.line(
+            String(format: "  played       on %@ over the wire protocol, ended after %.3f s", played.0, played.1))
         let plot = svg ?? input.deletingPathExtension().appendingPathExtension("svg").lastPathComponent
         // The plot shows the simulated board's LRA playing the compiled timeline (the firmware core).
-        try writePlot(of: pattern, title: input.lastPathComponent, to: plot, actuator: simulatedActuatorLane(for: pattern, model: .lra()))
+        try writePlot(
+            of: pattern, title: input.lastPathComponent, to: plot,
+            actuator: simulatedActuatorLane(for: pattern, model: .lra()))
         Console.current.line("  plot         \(plot)")
     }
 }

@@ -5,7 +5,9 @@ import Thrum
 /// Runs async engine work from a synchronous command: starts an engine for `--device` (default
 /// `THRUM_DEVICE`, else the embedded simulator), runs `body`, stops the engine, and turns engine
 /// errors into `thrum: …` lines. Ctrl-C (SIGINT) or SIGTERM cancels `body` and still stops the engine.
-func withEngine<T: Sendable>(device: String?, lineRate: Int? = nil, _ body: @escaping @Sendable (HapticEngine) async throws -> T) async throws -> T {
+func withEngine<T: Sendable>(
+    device: String?, lineRate: Int? = nil, _ body: @escaping @Sendable (HapticEngine) async throws -> T
+) async throws -> T {
     let address: DeviceAddress
     do {
         address = try device.map { try DeviceAddress(parsing: $0) } ?? DeviceAddress.default

@@ -18,7 +18,8 @@ struct FlashCommand: AsyncParsableCommand {
 
     struct Store: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Compile a pattern and store it in a flash slot (atomically: a power cut keeps the old or the new).")
+            abstract:
+                "Compile a pattern and store it in a flash slot (atomically: a power cut keeps the old or the new).")
         @Argument(help: "An AHAP or .haptic file.") var file: String
         @Option(help: "The slot, from 0.") var slot: Int
         @OptionGroup var board: Device
@@ -44,7 +45,10 @@ struct FlashCommand: AsyncParsableCommand {
             let slots = try await withEngine(device: board.device) { try await $0.flashSlots() }
             if json {
                 let objects = slots.map { slot -> [String: Any] in
-                    ["slot": slot.index, "used": slot.isUsed, "size": slot.size, "hash": String(format: "%08x", slot.hash), "boot": slot.playsAtBoot]
+                    [
+                        "slot": slot.index, "used": slot.isUsed, "size": slot.size,
+                        "hash": String(format: "%08x", slot.hash), "boot": slot.playsAtBoot,
+                    ]
                 }
                 let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])
                 Console.current.line(String(decoding: data, as: UTF8.self))
@@ -91,7 +95,8 @@ struct FlashCommand: AsyncParsableCommand {
     }
 
     struct Play: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Play a flash slot on the board; returns when it ends.")
+        static let configuration = CommandConfiguration(
+            abstract: "Play a flash slot on the board; returns when it ends.")
         @Argument(help: "The slot, from 0.") var slot: Int
         @OptionGroup var board: Device
 
@@ -102,7 +107,9 @@ struct FlashCommand: AsyncParsableCommand {
                 let id = try await engine.playFlash(slot: slot)
                 for await event in events {
                     if case .playerFinished(id) = event { return }
-                    if case .stopped(let reason) = event { throw HapticEngineError.engineNotRunning("the engine stopped: \(reason)") }
+                    if case .stopped(let reason) = event {
+                        throw HapticEngineError.engineNotRunning("the engine stopped: \(reason)")
+                    }
                 }
             }
             Console.current.line("slot \(slot): played")

@@ -22,7 +22,9 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let capabilities = try await withEngine(device: device) { engine in
-            guard let capabilities = await engine.capabilities else { throw HapticEngineError.link("no capabilities after start") }
+            guard let capabilities = await engine.capabilities else {
+                throw HapticEngineError.link("no capabilities after start")
+            }
             return capabilities
         }
         if json {
@@ -46,7 +48,9 @@ struct InfoCommand: AsyncParsableCommand {
         ]
         for (index, channel) in c.channels.enumerated() {
             let resonance = channel.resonantFrequency.map { String(format: ", %.1f Hz", $0) } ?? ""
-            lines.append("channel \(index)    \(channel.kind)\(resonance), rated \(channel.ratedDriveMillivolts) mV, max \(channel.maximumDriveMillivolts) mV")
+            lines.append(
+                "channel \(index)    \(channel.kind)\(resonance), rated \(channel.ratedDriveMillivolts) mV, max \(channel.maximumDriveMillivolts) mV"
+            )
         }
         return lines
     }
@@ -54,7 +58,8 @@ struct InfoCommand: AsyncParsableCommand {
     static func json(_ c: BoardCapabilities) throws -> String {
         let object: [String: Any] = [
             "board": c.boardName, "serial": c.serialNumber, "firmware": c.firmware, "protocol": c.version.description,
-            "tickRate": c.tickRate, "players": c.players, "maxTimelines": c.maxTimelines, "timelineMemory": c.timelineMemory,
+            "tickRate": c.tickRate, "players": c.players, "maxTimelines": c.maxTimelines,
+            "timelineMemory": c.timelineMemory,
             "maxCurvePoints": c.maxCurvePoints, "flashSlots": c.flashSlots, "flashSlotSize": c.flashSlotSize,
             "audio": c.audio.isPresent ? "\(c.audio)" : "none", "audioSampleRate": c.audioSampleRate,
             "maxPayload": c.maxPayload, "receiveWindow": c.receiveWindow,

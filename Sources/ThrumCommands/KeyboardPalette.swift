@@ -70,8 +70,9 @@ struct KeyboardPalette: Equatable {
             let filled = Int((value * 10).rounded())
             return String(repeating: "█", count: filled) + String(repeating: "·", count: 10 - filled)
         }
-        return String(format: "intensity %@ %.1f   sharpness %@ %.1f   %@", bar(intensity), intensity, bar(sharpness), sharpness,
-                      silenced ? "(silenced: space resumes)" : "↑↓ intensity  ←→ sharpness  space silence  q quit")
+        return String(
+            format: "intensity %@ %.1f   sharpness %@ %.1f   %@", bar(intensity), intensity, bar(sharpness), sharpness,
+            silenced ? "(silenced: space resumes)" : "↑↓ intensity  ←→ sharpness  space silence  q quit")
     }
 }
 

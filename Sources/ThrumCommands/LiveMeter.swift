@@ -31,7 +31,9 @@ struct LiveMeter: Sendable {
             let filled = Int((max(0, min(1, value)) * 20).rounded())
             return String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled)
         }
-        return String(format: "intensity %@ %.2f  sharpness %@ %.2f  %6.2f s", bar(intensity), intensity, bar(sharpness), sharpness, elapsed)
+        return String(
+            format: "intensity %@ %.2f  sharpness %@ %.2f  %6.2f s", bar(intensity), intensity, bar(sharpness),
+            sharpness, elapsed)
     }
 }
 

@@ -30,7 +30,9 @@ struct PlayCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one pattern file") }
-        guard rate.isFinite, rate >= 1.0 / 256, rate <= 16 else { throw ValidationError("--rate \(rate): must be between 1/256 and 16") }
+        guard rate.isFinite, rate >= 1.0 / 256, rate <= 16 else {
+            throw ValidationError("--rate \(rate): must be between 1/256 and 16")
+        }
     }
 
     func run() async throws {
@@ -48,12 +50,19 @@ struct PlayCommand: AsyncParsableCommand {
                 // synchronisation may move between them.
                 let started = ContinuousClock.now
                 let length = pattern.duration / rate
-                Console.current.line(String(format: "%@: playing on %@ (%.3f s%@)", file, board, length, looping ? ", looping until Ctrl-C" : ""))
+                Console.current.line(
+                    String(
+                        format: "%@: playing on %@ (%.3f s%@)", file, board, length,
+                        looping ? ", looping until Ctrl-C" : ""))
                 if let memory = await engine.capabilities?.timelineMemory, player.timelineSize > memory {
-                    Console.current.line("\(file): \(player.timelineSize) bytes, more than the board's \(memory) bytes of timeline memory: streamed in pieces")
+                    Console.current.line(
+                        "\(file): \(player.timelineSize) bytes, more than the board's \(memory) bytes of timeline memory: streamed in pieces"
+                    )
                 }
                 try await player.start(atTime: HapticEngine.timeImmediate)
-                let meter = LiveMeter.isWanted ? Task { await LiveMeter(pattern: pattern, rate: rate, looping: looping).run(since: .now) } : nil
+                let meter =
+                    LiveMeter.isWanted
+                    ? Task { await LiveMeter(pattern: pattern, rate: rate, looping: looping).run(since: .now) } : nil
                 defer { meter?.cancel() }
                 try await Self.waitForEnd(of: player, events: events, within: looping ? nil : length + 5)
                 meter?.cancel()
@@ -66,7 +75,9 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// Waits until the board reports the player finished, the engine stops, or `limit` seconds pass.
     /// (Late commands and the engine's other warnings reach the user through its log.)
-    static func waitForEnd(of player: HapticPatternPlayer, events: AsyncStream<HapticEngineEvent>, within limit: Double?) async throws {
+    static func waitForEnd(
+        of player: HapticPatternPlayer, events: AsyncStream<HapticEngineEvent>, within limit: Double?
+    ) async throws {
         let deadline = limit.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -28,16 +28,24 @@ struct PortsCommand: AsyncParsableCommand {
         let probes = noProbe ? [:] : await Self.probe(ports.map(\.path)) { try await HapticEngine.probe(.path($0)) }
         if json {
             let objects = ports.map { port -> [String: Any] in
-                var object: [String: Any] = ["path": port.path, "description": port.displayName, "transport": port.transport.rawValue]
+                var object: [String: Any] = [
+                    "path": port.path, "description": port.displayName, "transport": port.transport.rawValue,
+                ]
                 if let usb = port.usb {
                     object["usb"] = [
-                        "vendorID": String(format: "%04x", usb.vendorID), "productID": String(format: "%04x", usb.productID),
-                        "manufacturer": usb.manufacturer ?? "", "product": usb.product ?? "", "serialNumber": usb.serialNumber ?? "",
+                        "vendorID": String(format: "%04x", usb.vendorID),
+                        "productID": String(format: "%04x", usb.productID),
+                        "manufacturer": usb.manufacturer ?? "", "product": usb.product ?? "",
+                        "serialNumber": usb.serialNumber ?? "",
                     ]
                     object["address"] = port.usbAddress?.description
                 }
                 switch probes[port.path] {
-                case .success(let capabilities?)?: object["board"] = ["name": capabilities.boardName, "firmware": capabilities.firmware, "serial": capabilities.serialNumber]
+                case .success(let capabilities?)?:
+                    object["board"] = [
+                        "name": capabilities.boardName, "firmware": capabilities.firmware,
+                        "serial": capabilities.serialNumber,
+                    ]
                 case .failure(let error)?: object["error"] = "\(error)"
                 default: break
                 }
@@ -48,14 +56,17 @@ struct PortsCommand: AsyncParsableCommand {
             return
         }
         guard !ports.isEmpty else {
-            Console.current.line("no serial ports (a board on USB shows up as /dev/ttyACM* or /dev/ttyUSB*; `thrum sim --pty` makes a simulated one)")
+            Console.current.line(
+                "no serial ports (a board on USB shows up as /dev/ttyACM* or /dev/ttyUSB*; `thrum sim --pty` makes a simulated one)"
+            )
             return
         }
         for port in ports {
             var line = "\(port.path)  \(port.displayName)"
             if let address = port.usbAddress { line += "  \(address)" }
             switch probes[port.path] {
-            case .success(let capabilities?)?: line += "  ← Thrum board: \(capabilities.boardName), \(capabilities.firmware)"
+            case .success(let capabilities?)?:
+                line += "  ← Thrum board: \(capabilities.boardName), \(capabilities.firmware)"
             case .failure(let error)?: line += "  (not probed: \(error))"
             default: break
             }

@@ -18,7 +18,8 @@ final class ProgressBar: Sendable {
             guard percent != lastPercent else { return nil }
             lastPercent = percent
             let filled = percent * 30 / 100
-            return "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)% (\(done)/\(total) bytes)"
+            return
+                "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)% (\(done)/\(total) bytes)"
         }
         if let line { console.writeErr(line) }
     }

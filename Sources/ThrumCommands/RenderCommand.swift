@@ -46,16 +46,22 @@ struct RenderCommand: ParsableCommand {
 
 /// Plays the compiled pattern on a simulated board (the reference firmware) and records its
 /// actuator's acceleration; nil, with a warning, when the pattern cannot be played there.
-func simulatedActuatorLane(for pattern: HapticPattern, model: ActuatorModel, maximumSeconds: Double = 120) -> PatternPlot.ActuatorLane? {
+func simulatedActuatorLane(
+    for pattern: HapticPattern, model: ActuatorModel, maximumSeconds: Double = 120
+) -> PatternPlot.ActuatorLane? {
     let seconds = min(maximumSeconds, max(ReferenceRenderer.renderedDuration(of: pattern), 0.05))
     do {
         let bytes = try TimelineCompiler.compile(pattern)
-        let lanes = try FirmwareRendering.render(timeline: bytes, seconds: seconds, actuator: model, recordsAcceleration: true)
+        let lanes = try FirmwareRendering.render(
+            timeline: bytes, seconds: seconds, actuator: model, recordsAcceleration: true)
         guard let trace = lanes.acceleration else { return nil }
         let label: String
         switch model {
-        case .lra(let p): label = "simulated LRA, \(formatDecimal(p.resonantFrequency, decimals: 0)) Hz, Q \(formatDecimal(p.qualityFactor, decimals: 1)): acceleration (g)"
-        case .erm(let p): label = "simulated ERM, τ \(formatDecimal(p.timeConstant * 1000, decimals: 0)) ms: acceleration (g)"
+        case .lra(let p):
+            label =
+                "simulated LRA, \(formatDecimal(p.resonantFrequency, decimals: 0)) Hz, Q \(formatDecimal(p.qualityFactor, decimals: 1)): acceleration (g)"
+        case .erm(let p):
+            label = "simulated ERM, τ \(formatDecimal(p.timeConstant * 1000, decimals: 0)) ms: acceleration (g)"
         }
         return PatternPlot.ActuatorLane(label: label, trace: trace)
     } catch {
@@ -65,7 +71,9 @@ func simulatedActuatorLane(for pattern: HapticPattern, model: ActuatorModel, max
 }
 
 /// Writes the plot of `pattern` to `path`, or fails with a message naming the path.
-func writePlot(of pattern: HapticPattern, title: String, to path: String, actuator: PatternPlot.ActuatorLane? = nil) throws {
+func writePlot(
+    of pattern: HapticPattern, title: String, to path: String, actuator: PatternPlot.ActuatorLane? = nil
+) throws {
     let document = PatternPlot(title: title, pattern: pattern, actuator: actuator).svg()
     do {
         try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -31,7 +31,9 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Keep the flash slots in this file across runs.")
     var flash: String?
 
-    @Option(help: ArgumentHelp("Bytes of timeline memory (64 to 16 MiB); a pattern larger than this plays streamed.", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "Bytes of timeline memory (64 to 16 MiB); a pattern larger than this plays streamed.", valueName: "bytes"))
     var memory: Int = BoardConfiguration().timelineMemory
 
     @Option(
@@ -42,9 +44,15 @@ struct SimCommand: ParsableCommand {
 
     func validate() throws {
         guard pty else { throw ValidationError("thrum sim needs --pty (the only endpoint it offers)") }
-        if let baud, !LineModel.baudRates.contains(baud) { throw ValidationError("--baud \(baud): must be \(LineModel.baudRates)") }
-        if !(64...(16 << 20)).contains(memory) { throw ValidationError("--memory \(memory): must be 64 bytes to 16 MiB") }
-        if !(1...65535).contains(keepAlive) { throw ValidationError("--keep-alive \(keepAlive): must be 1 to 65535 ms") }
+        if let baud, !LineModel.baudRates.contains(baud) {
+            throw ValidationError("--baud \(baud): must be \(LineModel.baudRates)")
+        }
+        if !(64...(16 << 20)).contains(memory) {
+            throw ValidationError("--memory \(memory): must be 64 bytes to 16 MiB")
+        }
+        if !(1...65535).contains(keepAlive) {
+            throw ValidationError("--keep-alive \(keepAlive): must be 1 to 65535 ms")
+        }
     }
 
     func run() throws {
@@ -61,7 +69,8 @@ struct SimCommand: ParsableCommand {
         }
         let server: SimulatorServer
         do {
-            server = try SimulatorServer(configuration: board, transport: terminal.controller, flashFile: flash.map { URL(fileURLWithPath: $0) })
+            server = try SimulatorServer(
+                configuration: board, transport: terminal.controller, flashFile: flash.map { URL(fileURLWithPath: $0) })
         } catch {
             throw failure("\(error)")
         }

@@ -25,12 +25,19 @@ struct StreamCommand: AsyncParsableCommand {
     @Option(help: "Seconds to hold each line's values before reading the next (0: as fast as lines come).")
     var hold: Double = 0
 
-    @Option(help: "The line's baud rate when the board sits behind a UART (/dev/ttyUSB*): updates are then paced to it, the newest winning, instead of queueing. Omit for USB CDC boards and the simulator.")
+    @Option(
+        help:
+            "The line's baud rate when the board sits behind a UART (/dev/ttyUSB*): updates are then paced to it, the newest winning, instead of queueing. Omit for USB CDC boards and the simulator."
+    )
     var baud: Int?
 
     func validate() throws {
-        guard hold.isFinite, hold >= 0, hold <= 60 else { throw ValidationError("--hold \(hold): must be 0…60 seconds") }
-        if let baud, !(300...20_000_000).contains(baud) { throw ValidationError("--baud \(baud): must be 300…20000000") }
+        guard hold.isFinite, hold >= 0, hold <= 60 else {
+            throw ValidationError("--hold \(hold): must be 0…60 seconds")
+        }
+        if let baud, !(300...20_000_000).contains(baud) {
+            throw ValidationError("--baud \(baud): must be 300…20000000")
+        }
     }
 
     func run() async throws {
@@ -47,7 +54,9 @@ struct StreamCommand: AsyncParsableCommand {
             for await (number, line) in lines {
                 guard let (intensity, sharpness) = Self.parse(line) else {
                     if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                        Console.current.error("thrum stream: line \(number): expected `intensity sharpness`, two numbers from 0 to 1; got `\(line)`")
+                        Console.current.error(
+                            "thrum stream: line \(number): expected `intensity sharpness`, two numbers from 0 to 1; got `\(line)`"
+                        )
                     }
                     continue
                 }
@@ -112,7 +121,8 @@ struct StreamCommand: AsyncParsableCommand {
     static func parse(_ line: String) -> (Float, Float)? {
         let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
         guard fields.count == 2, let intensity = Float(fields[0]), let sharpness = Float(fields[1]),
-              (0...1).contains(intensity), (0...1).contains(sharpness) else { return nil }
+            (0...1).contains(intensity), (0...1).contains(sharpness)
+        else { return nil }
         return (intensity, sharpness)
     }
 

@@ -16,7 +16,10 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Treat warnings as errors and add lint checks (absolute-looking curve times, continuous events over 30 s, curves over 16 points, lowercase names).")
+    @Flag(
+        help:
+            "Treat warnings as errors and add lint checks (absolute-looking curve times, continuous events over 30 s, curves over 16 points, lowercase names)."
+    )
     var strict = false
 
     @Argument(help: "AHAP or .haptic files to check.")

@@ -23,7 +23,8 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) thr
 /// Starts async work and returns at once (the `completionHandler:` forms); the handler runs on
 /// the engine's callback queue.
 func detached(
-    _ work: @escaping @Sendable () async throws -> Void, completion: (((any Error)?) -> Void)?, on callbacks: CallbackQueue
+    _ work: @escaping @Sendable () async throws -> Void, completion: (((any Error)?) -> Void)?,
+    on callbacks: CallbackQueue
 ) {
     let deliver = completion.map { callbacks.forwarding($0) }
     Task.detached {

@@ -19,13 +19,15 @@ public struct CHHapticAudioResourceKey: RawRepresentable, Hashable, Sendable {
         for (key, value) in options {
             let name = (key.base as? CHHapticAudioResourceKey)?.rawValue ?? (key.base as? String) ?? "\(key.base)"
             guard let flag = value as? Bool else {
-                throw CHHapticError(.invalidEngineParameter, "audio resource option \(name) must be a Bool, not \(type(of: value))")
+                throw CHHapticError(
+                    .invalidEngineParameter, "audio resource option \(name) must be a Bool, not \(type(of: value))")
             }
             switch name {
             case useVolumeEnvelope.rawValue: settings.useVolumeEnvelope = flag
             case loopEnabled.rawValue: settings.loopEnabled = flag
             default:
-                throw CHHapticError(.invalidEngineParameter, "unknown audio resource option \(name) (use CHHapticAudioResourceKey)")
+                throw CHHapticError(
+                    .invalidEngineParameter, "unknown audio resource option \(name) (use CHHapticAudioResourceKey)")
             }
         }
         return settings

@@ -37,7 +37,9 @@ open class CHHapticEngine: @unchecked Sendable {
     private struct State {
         var stopped: StoppedHandler?
         var reset: ResetHandler?
-        var settings = (autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false)
+        var settings = (
+            autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false
+        )
     }
     private let state = Locked(State())
     private var watcher: Task<Void, Never>?
@@ -72,11 +74,12 @@ open class CHHapticEngine: @unchecked Sendable {
                 guard let self else { return }
                 switch event {
                 case .stopped(let reason):
-                    let mapped: StoppedReason = switch reason {
-                    case .idleTimeout: .idleTimeout
-                    case .notifyWhenFinished: .notifyWhenFinished
-                    default: .systemError
-                    }
+                    let mapped: StoppedReason =
+                        switch reason {
+                        case .idleTimeout: .idleTimeout
+                        case .notifyWhenFinished: .notifyWhenFinished
+                        default: .systemError
+                        }
                     let handler = Unchecked(self.stoppedHandler)
                     self.callbacks.deliver { handler.value(mapped) }
                 case .reset:
@@ -95,10 +98,11 @@ open class CHHapticEngine: @unchecked Sendable {
     /// embedded simulator or its path exists; nothing is opened.
     public static func capabilitiesForHardware() -> any CHHapticDeviceCapability {
         let address = (try? DeviceAddress.default) ?? .simulator
-        let present: Bool = switch address {
-        case .simulator, .usb: true
-        case .path(let path): FileManager.default.fileExists(atPath: path)
-        }
+        let present: Bool =
+            switch address {
+            case .simulator, .usb: true
+            case .path(let path): FileManager.default.fileExists(atPath: path)
+            }
         return ThrumDeviceCapability(supportsHaptics: present, supportsAudio: address == .simulator)
     }
 
@@ -219,7 +223,8 @@ open class CHHapticEngine: @unchecked Sendable {
         state.withLock { state in
             let settings = state.settings
             return PlaybackFilter(
-                skipsAudio: settings.hapticsOnly || settings.mutedAudio, skipsHaptics: settings.audioOnly || settings.mutedHaptics)
+                skipsAudio: settings.hapticsOnly || settings.mutedAudio,
+                skipsHaptics: settings.audioOnly || settings.mutedHaptics)
         }
     }
 
@@ -260,7 +265,9 @@ open class CHHapticEngine: @unchecked Sendable {
     /// Registers an audio file for `AudioCustom` events. The file must exist; boards without an
     /// audio output skip such events. `options` takes ``CHHapticAudioResourceKey`` keys with
     /// `Bool` values; an unknown key or a value of another type is an error, naming it.
-    public func registerAudioResource(_ resourceURL: URL, options: [AnyHashable: Any] = [:]) throws -> CHHapticAudioResourceID {
+    public func registerAudioResource(
+        _ resourceURL: URL, options: [AnyHashable: Any] = [:]
+    ) throws -> CHHapticAudioResourceID {
         guard FileManager.default.fileExists(atPath: resourceURL.path) else {
             throw CHHapticError(.fileNotFound, "\(resourceURL.path) does not exist")
         }

@@ -65,7 +65,8 @@ public struct CHHapticError: CustomNSError, CustomStringConvertible, Hashable, @
         if let error = error as? CHHapticError {
             self = error
         } else if let engineError = error as? HapticEngineError {
-            self.init(Code(rawValue: engineError.code) ?? .unknownError, engineError.description, underlying: engineError)
+            self.init(
+                Code(rawValue: engineError.code) ?? .unknownError, engineError.description, underlying: engineError)
         } else if error is CancellationError {
             self.init(.operationNotPermitted, "cancelled")
         } else {

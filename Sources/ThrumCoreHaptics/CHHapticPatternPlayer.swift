@@ -127,7 +127,10 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
     var loopEnabled: Bool {
         get { state.withLock { $0.looping } }
         set {
-            let end = state.withLock { $0.looping = newValue; return $0.end }
+            let end = state.withLock {
+                $0.looping = newValue
+                return $0.end
+            }
             apply { try await $0.setLoop(enabled: newValue, loopEnd: end) }
         }
     }
@@ -135,7 +138,10 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
     var loopEnd: TimeInterval {
         get { state.withLock { $0.end } }
         set {
-            let looping = state.withLock { $0.end = newValue; return $0.looping }
+            let looping = state.withLock {
+                $0.end = newValue
+                return $0.looping
+            }
             apply { try await $0.setLoop(enabled: looping, loopEnd: newValue) }
         }
     }

@@ -54,7 +54,10 @@ open class CHHapticEvent {
     public var duration: TimeInterval
     let audioResourceID: CHHapticAudioResourceID?
 
-    public init(eventType type: EventType, parameters: [CHHapticEventParameter], relativeTime: TimeInterval, duration: TimeInterval = 0) {
+    public init(
+        eventType type: EventType, parameters: [CHHapticEventParameter], relativeTime: TimeInterval,
+        duration: TimeInterval = 0
+    ) {
         self.type = type
         self.eventParameters = parameters
         self.relativeTime = relativeTime
@@ -63,7 +66,10 @@ open class CHHapticEvent {
     }
 
     /// An `AudioCustom` event playing a registered resource.
-    public init(audioResourceID: CHHapticAudioResourceID, parameters: [CHHapticEventParameter], relativeTime: TimeInterval, duration: TimeInterval = 0) {
+    public init(
+        audioResourceID: CHHapticAudioResourceID, parameters: [CHHapticEventParameter], relativeTime: TimeInterval,
+        duration: TimeInterval = 0
+    ) {
         self.type = .audioCustom
         self.eventParameters = parameters
         self.relativeTime = relativeTime
@@ -75,8 +81,12 @@ open class CHHapticEvent {
         guard let kind = HapticEventType(rawValue: type.rawValue) else {
             throw CHHapticError(.invalidEventType, "unknown event type \(type.rawValue)")
         }
-        guard relativeTime.isFinite, relativeTime >= 0 else { throw CHHapticError(.invalidEventTime, "event time \(relativeTime)") }
-        guard duration.isFinite, duration >= 0 else { throw CHHapticError(.invalidEventDuration, "event duration \(duration)") }
+        guard relativeTime.isFinite, relativeTime >= 0 else {
+            throw CHHapticError(.invalidEventTime, "event time \(relativeTime)")
+        }
+        guard duration.isFinite, duration >= 0 else {
+            throw CHHapticError(.invalidEventDuration, "event duration \(duration)")
+        }
         let parameters = try eventParameters.map { parameter -> EventParameter in
             guard let id = EventParameterID(rawValue: parameter.parameterID.rawValue) else {
                 throw CHHapticError(.invalidParameterType, "unknown event parameter \(parameter.parameterID.rawValue)")
@@ -152,8 +162,9 @@ open class CHHapticParameterCurve {
     }
 
     func model() throws -> ParameterCurve {
-        ParameterCurve(try parameterID.model(), time: relativeTime,
-                       controlPoints: controlPoints.map { ThrumModel.ControlPoint(time: $0.relativeTime, value: $0.value) })
+        ParameterCurve(
+            try parameterID.model(), time: relativeTime,
+            controlPoints: controlPoints.map { ThrumModel.ControlPoint(time: $0.relativeTime, value: $0.value) })
     }
 }
 
@@ -162,11 +173,15 @@ open class CHHapticPattern {
     let pattern: HapticPattern
 
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {
-        pattern = HapticPattern(events: try events.map { try $0.model() }, parameters: try parameters.map { try $0.model() }).normalized()
+        pattern = HapticPattern(
+            events: try events.map { try $0.model() }, parameters: try parameters.map { try $0.model() }
+        ).normalized()
     }
 
     public init(events: [CHHapticEvent], parameterCurves: [CHHapticParameterCurve]) throws {
-        pattern = HapticPattern(events: try events.map { try $0.model() }, parameterCurves: try parameterCurves.map { try $0.model() }).normalized()
+        pattern = HapticPattern(
+            events: try events.map { try $0.model() }, parameterCurves: try parameterCurves.map { try $0.model() }
+        ).normalized()
     }
 
     /// An AHAP (or `.haptic`) file.
@@ -181,7 +196,8 @@ open class CHHapticPattern {
     public init(dictionary: [Key: Any]) throws {
         let result = PatternFile.read(dictionary: dictionary)
         guard let pattern = result.pattern, !result.diagnostics.hasErrors else {
-            throw CHHapticError(.invalidPatternDictionary, result.diagnostics.errors.map(\.description).joined(separator: "; "))
+            throw CHHapticError(
+                .invalidPatternDictionary, result.diagnostics.errors.map(\.description).joined(separator: "; "))
         }
         self.pattern = pattern
     }
@@ -192,7 +208,9 @@ open class CHHapticPattern {
     public func exportDictionary() throws -> [Key: Any] {
         if let event = pattern.events.first(where: { $0.waveform?.resourceID != nil && $0.waveform?.path == nil }) {
             throw CHHapticError(
-                .operationNotPermitted, "the AudioCustom event at \(event.time) s plays registered audio resource \(event.waveform!.resourceID!)")
+                .operationNotPermitted,
+                "the AudioCustom event at \(event.time) s plays registered audio resource \(event.waveform!.resourceID!)"
+            )
         }
         let data = AHAPWriter.data(for: pattern, pretty: false)
         guard let dictionary = try JSONSerialization.jsonObject(with: data) as? [Key: Any] else {

@@ -38,7 +38,8 @@ public struct Unmanaged<Instance> {
 
     private func cast(_ value: AnyObject) -> Instance {
         guard let instance = value as? Instance else {
-            preconditionFailure("Unmanaged<\(Instance.self)> holds a \(type(of: value)), which is not a \(Instance.self)")
+            preconditionFailure(
+                "Unmanaged<\(Instance.self)> holds a \(type(of: value)), which is not a \(Instance.self)")
         }
         return instance
     }

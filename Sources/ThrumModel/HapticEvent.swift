@@ -20,7 +20,8 @@ public struct AudioWaveform: Sendable, Hashable {
     /// `EventWaveformLoopEnabled` (default false).
     public var loopEnabled: Bool
 
-    public init(path: String? = nil, resourceID: Int? = nil, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false) {
+    public init(path: String? = nil, resourceID: Int? = nil, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false)
+    {
         self.path = path
         self.resourceID = resourceID
         self.useVolumeEnvelope = useVolumeEnvelope

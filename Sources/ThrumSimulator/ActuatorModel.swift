@@ -15,8 +15,10 @@ public enum ActuatorModel: Sendable, Hashable {
         public var ratedAcceleration = 1.5
         public var ratedMillivolts = 2000
         public var maxMillivolts = 3000
-        public init(resonantFrequency: Double = 170, qualityFactor: Double = 8, ratedAcceleration: Double = 1.5,
-                    ratedMillivolts: Int = 2000, maxMillivolts: Int = 3000) {
+        public init(
+            resonantFrequency: Double = 170, qualityFactor: Double = 8, ratedAcceleration: Double = 1.5,
+            ratedMillivolts: Int = 2000, maxMillivolts: Int = 3000
+        ) {
             self.resonantFrequency = resonantFrequency
             self.qualityFactor = qualityFactor
             self.ratedAcceleration = ratedAcceleration
@@ -34,8 +36,10 @@ public enum ActuatorModel: Sendable, Hashable {
         public var ratedAcceleration = 1.2
         public var ratedMillivolts = 3000
         public var maxMillivolts = 3600
-        public init(timeConstant: Double = 0.035, ratedSpeed: Double = 180, ratedAcceleration: Double = 1.2,
-                    ratedMillivolts: Int = 3000, maxMillivolts: Int = 3600) {
+        public init(
+            timeConstant: Double = 0.035, ratedSpeed: Double = 180, ratedAcceleration: Double = 1.2,
+            ratedMillivolts: Int = 3000, maxMillivolts: Int = 3600
+        ) {
             self.timeConstant = timeConstant
             self.ratedSpeed = ratedSpeed
             self.ratedAcceleration = ratedAcceleration
@@ -45,26 +49,48 @@ public enum ActuatorModel: Sendable, Hashable {
     }
 
     public var ratedMillivolts: Int {
-        switch self { case .lra(let p): p.ratedMillivolts; case .erm(let p): p.ratedMillivolts }
+        switch self {
+        case .lra(let p): p.ratedMillivolts
+        case .erm(let p): p.ratedMillivolts
+        }
     }
 
     public var maxMillivolts: Int {
-        switch self { case .lra(let p): p.maxMillivolts; case .erm(let p): p.maxMillivolts }
+        switch self {
+        case .lra(let p): p.maxMillivolts
+        case .erm(let p): p.maxMillivolts
+        }
     }
 
     func problems() -> [String] {
         var found: [String] = []
-        if ratedMillivolts < 1 || ratedMillivolts > 65535 { found.append("ratedMillivolts \(ratedMillivolts): must be 1...65535") }
-        if maxMillivolts < ratedMillivolts || maxMillivolts > 65535 { found.append("maxMillivolts \(maxMillivolts): must be ratedMillivolts...65535") }
+        if ratedMillivolts < 1 || ratedMillivolts > 65535 {
+            found.append("ratedMillivolts \(ratedMillivolts): must be 1...65535")
+        }
+        if maxMillivolts < ratedMillivolts || maxMillivolts > 65535 {
+            found.append("maxMillivolts \(maxMillivolts): must be ratedMillivolts...65535")
+        }
         switch self {
         case .lra(let p):
-            if !(p.resonantFrequency >= 10 && p.resonantFrequency <= 1000) { found.append("resonantFrequency \(p.resonantFrequency): must be 10...1000 Hz") }
-            if !(p.qualityFactor >= 0.5 && p.qualityFactor <= 100) { found.append("qualityFactor \(p.qualityFactor): must be 0.5...100") }
-            if !(p.ratedAcceleration > 0 && p.ratedAcceleration <= 100) { found.append("ratedAcceleration \(p.ratedAcceleration): must be in (0, 100] g") }
+            if !(p.resonantFrequency >= 10 && p.resonantFrequency <= 1000) {
+                found.append("resonantFrequency \(p.resonantFrequency): must be 10...1000 Hz")
+            }
+            if !(p.qualityFactor >= 0.5 && p.qualityFactor <= 100) {
+                found.append("qualityFactor \(p.qualityFactor): must be 0.5...100")
+            }
+            if !(p.ratedAcceleration > 0 && p.ratedAcceleration <= 100) {
+                found.append("ratedAcceleration \(p.ratedAcceleration): must be in (0, 100] g")
+            }
         case .erm(let p):
-            if !(p.timeConstant >= 0.001 && p.timeConstant <= 1) { found.append("timeConstant \(p.timeConstant): must be 0.001...1 s") }
-            if !(p.ratedSpeed >= 1 && p.ratedSpeed <= 1000) { found.append("ratedSpeed \(p.ratedSpeed): must be 1...1000 Hz") }
-            if !(p.ratedAcceleration > 0 && p.ratedAcceleration <= 100) { found.append("ratedAcceleration \(p.ratedAcceleration): must be in (0, 100] g") }
+            if !(p.timeConstant >= 0.001 && p.timeConstant <= 1) {
+                found.append("timeConstant \(p.timeConstant): must be 0.001...1 s")
+            }
+            if !(p.ratedSpeed >= 1 && p.ratedSpeed <= 1000) {
+                found.append("ratedSpeed \(p.ratedSpeed): must be 1...1000 Hz")
+            }
+            if !(p.ratedAcceleration > 0 && p.ratedAcceleration <= 100) {
+                found.append("ratedAcceleration \(p.ratedAcceleration): must be in (0, 100] g")
+            }
         }
         return found
     }

@@ -44,23 +44,33 @@ public struct BoardConfiguration: Sendable, Hashable {
     /// Every reason this configuration cannot be simulated, naming the field.
     public func problems() -> [String] {
         var found: [String] = []
-        if tickRate <= 0 || 1_000_000 % tickRate != 0 { found.append("tickRate \(tickRate): 1,000,000 / tickRate must be a whole number") }
+        if tickRate <= 0 || 1_000_000 % tickRate != 0 {
+            found.append("tickRate \(tickRate): 1,000,000 / tickRate must be a whole number")
+        }
         if channels.isEmpty || channels.count > Self.maximumChannels {
             found.append("channels: \(channels.count), must be 1...\(Self.maximumChannels)")
         }
         for (index, channel) in channels.enumerated() {
             found += channel.problems().map { "channels[\(index)]: \($0)" }
         }
-        if timelineMemory < 64 || timelineMemory > 16 << 20 { found.append("timelineMemory \(timelineMemory): must be 64 bytes...16 MiB") }
-        if slotCount < 0 || slotCount > Self.maximumSlots { found.append("slotCount \(slotCount): must be 0...\(Self.maximumSlots)") }
-        if slotCount > 0 && (slotSize < 16 || slotSize > 1 << 20) { found.append("slotSize \(slotSize): must be 16 bytes...1 MiB") }
+        if timelineMemory < 64 || timelineMemory > 16 << 20 {
+            found.append("timelineMemory \(timelineMemory): must be 64 bytes...16 MiB")
+        }
+        if slotCount < 0 || slotCount > Self.maximumSlots {
+            found.append("slotCount \(slotCount): must be 0...\(Self.maximumSlots)")
+        }
+        if slotCount > 0 && (slotSize < 16 || slotSize > 1 << 20) {
+            found.append("slotSize \(slotSize): must be 16 bytes...1 MiB")
+        }
         if flashSectorSize < 64 || flashSectorSize > 65536 || flashSectorSize & (flashSectorSize - 1) != 0 {
             found.append("flashSectorSize \(flashSectorSize): must be a power of two, 64...65536")
         }
         if keepAliveMilliseconds < 0 || keepAliveMilliseconds > 65535 {
             found.append("keepAliveMilliseconds \(keepAliveMilliseconds): must be 0...65535")
         }
-        if fadeMilliseconds < 0 || fadeMilliseconds > 65535 { found.append("fadeMilliseconds \(fadeMilliseconds): must be 0...65535") }
+        if fadeMilliseconds < 0 || fadeMilliseconds > 65535 {
+            found.append("fadeMilliseconds \(fadeMilliseconds): must be 0...65535")
+        }
         if triggerInputs < 0 || triggerInputs > 4 { found.append("triggerInputs \(triggerInputs): must be 0...4") }
         for (name, text) in [("firmware", firmware), ("board", board), ("serial", serial)] where text.utf8.count > 32 {
             found.append("\(name): \(text.utf8.count) bytes, at most 32")

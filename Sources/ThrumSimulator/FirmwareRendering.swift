@@ -29,7 +29,9 @@ public enum FirmwareRendering {
     }
 
     /// Ticks the board to `seconds` and reads channel 0's trace from board time 0.
-    private static func lanes(of board: SimulatedBoard, seconds: Double, tickRate: Int, recordsAcceleration: Bool) -> Lanes {
+    private static func lanes(
+        of board: SimulatedBoard, seconds: Double, tickRate: Int, recordsAcceleration: Bool
+    ) -> Lanes {
         let ticks = Int((seconds * Double(tickRate)).rounded(.down)) + 1
         let tickMicroseconds = UInt64(1_000_000 / tickRate)
         board.advance(to: UInt64(ticks - 1) * tickMicroseconds)
@@ -41,15 +43,18 @@ public enum FirmwareRendering {
             intensity[index] = Float(sample.intensity)
             sharpness[index] = Float(sample.sharpness)
         }
-        return Lanes(tickRate: Double(tickRate), intensity: intensity, sharpness: sharpness,
-                     acceleration: recordsAcceleration ? board.acceleration[0] : nil)
+        return Lanes(
+            tickRate: Double(tickRate), intensity: intensity, sharpness: sharpness,
+            acceleration: recordsAcceleration ? board.acceleration[0] : nil)
     }
 
     /// Renders the pieces of a cut timeline as a host streams them (PROTOCOL.md §5.4) on a board
     /// with memory for two pieces: piece 0 on player 0 at board time 0; piece k takes over at its
     /// start tick on the other player, which stops the one before at that same instant. Piece k is
     /// loaded once piece k−2 has stopped and been freed.
-    public static func render(segments: [TimelineSegment], seconds: Double, actuator: ActuatorModel = .lra()) throws -> Lanes {
+    public static func render(
+        segments: [TimelineSegment], seconds: Double, actuator: ActuatorModel = .lra()
+    ) throws -> Lanes {
         var configuration = BoardConfiguration()
         configuration.channels = [actuator]
         configuration.timelineMemory = max(64, 2 * (segments.map(\.bytes.count).max() ?? 0))

@@ -29,7 +29,9 @@ public struct LineModel: Sendable, Hashable {
 
     func problems() -> [String] {
         var found: [String] = []
-        if let baudRate, !Self.baudRates.contains(baudRate) { found.append("baudRate \(baudRate): must be \(Self.baudRates)") }
+        if let baudRate, !Self.baudRates.contains(baudRate) {
+            found.append("baudRate \(baudRate): must be \(Self.baudRates)")
+        }
         if latencyMicroseconds > 1_000_000 { found.append("latencyMicroseconds \(latencyMicroseconds): at most 1 s") }
         if frameMicroseconds > 100_000 { found.append("frameMicroseconds \(frameMicroseconds): at most 100 ms") }
         return found

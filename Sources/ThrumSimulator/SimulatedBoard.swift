@@ -49,18 +49,25 @@ public final class SimulatedBoard {
     private var boardToHost: LineDirection
 
     /// Builds and boots a board. `flash` defaults to fresh flash of the configuration's size.
-    public init(_ configuration: BoardConfiguration, flash: SimulatedFlash? = nil, accelerationRate: Double = 20_000) throws {
+    public init(
+        _ configuration: BoardConfiguration, flash: SimulatedFlash? = nil, accelerationRate: Double = 20_000
+    ) throws {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw SimulatorError("board configuration: " + problems.joined(separator: "; ")) }
         guard thrum_sim_core_size() == MemoryLayout<thr_core>.size else {
-            throw SimulatorError("ThrumFirmwareCore: C and Swift disagree on sizeof(thr_core); Package.swift defines and ThrumFirmwareCore.h differ")
+            throw SimulatorError(
+                "ThrumFirmwareCore: C and Swift disagree on sizeof(thr_core); Package.swift defines and ThrumFirmwareCore.h differ"
+            )
         }
         if let flash, flash.bytes.count != configuration.flashSize {
-            throw SimulatorError("flash: \(flash.bytes.count) bytes, the configuration needs \(configuration.flashSize)")
+            throw SimulatorError(
+                "flash: \(flash.bytes.count) bytes, the configuration needs \(configuration.flashSize)")
         }
         self.configuration = configuration
-        self.flash = try flash ?? (configuration.slotCount > 0
-            ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize) : nil)
+        self.flash =
+            try flash
+            ?? (configuration.slotCount > 0
+                ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize) : nil)
         self.accelerationRate = accelerationRate
         actuators = configuration.channels.map(VirtualActuator.init(model:))
         acceleration = configuration.channels.map { _ in AccelerationTrace(sampleRate: accelerationRate) }
@@ -102,7 +109,9 @@ public final class SimulatedBoard {
     public func reboot() throws {
         flash?.restorePower()
         let status = thr_core_init(core, hal, config, memory, UInt32(configuration.timelineMemory))
-        guard status == THR_STATUS_OK else { throw SimulatorError("thr_core_init failed on reboot (status \(status.rawValue))") }
+        guard status == THR_STATUS_OK else {
+            throw SimulatorError("thr_core_init failed on reboot (status \(status.rawValue))")
+        }
     }
 
     // MARK: time
@@ -195,16 +204,21 @@ public final class SimulatedBoard {
 
     fileprivate func traced(_ sample: thr_trace_sample) {
         guard recordsTrace else { return }
-        guard trace.count < traceCapacity else { traceDropped += 1; return }
-        trace.append(TraceSample(
-            time: time - UInt64(UInt32(truncatingIfNeeded: time) &- sample.time_us), channel: Int(sample.channel),
-            intensityQ15: sample.intensity_q15, sharpnessQ15: sample.sharpness_q15, audioQ15: sample.audio_q15,
-            driveQ14: sample.drive_q14, frequencyDeciHertz: sample.frequency_dhz))
+        guard trace.count < traceCapacity else {
+            traceDropped += 1
+            return
+        }
+        trace.append(
+            TraceSample(
+                time: time - UInt64(UInt32(truncatingIfNeeded: time) &- sample.time_us), channel: Int(sample.channel),
+                intensityQ15: sample.intensity_q15, sharpnessQ15: sample.sharpness_q15, audioQ15: sample.audio_q15,
+                driveQ14: sample.drive_q14, frequencyDeciHertz: sample.frequency_dhz))
     }
 
     fileprivate func audioWritten(_ timeUS: UInt32, _ samples: UnsafeBufferPointer<Int16>) {
         guard recordsTrace, samples.contains(where: { $0 != 0 }), audio.count < traceCapacity else { return }
-        audio.append(AudioBlock(time: time - UInt64(UInt32(truncatingIfNeeded: time) &- timeUS), samples: Array(samples)))
+        audio.append(
+            AudioBlock(time: time - UInt64(UInt32(truncatingIfNeeded: time) &- timeUS), samples: Array(samples)))
     }
 
     fileprivate func actuatorWrite(_ channel: UInt8, _ drive: Int16, _ frequency: UInt16) {
@@ -260,7 +274,9 @@ public final class SimulatedBoard {
     private func installHAL() {
         hal.pointee.ctx = Unmanaged.passUnretained(self).toOpaque()
         hal.pointee.now_us = { ctx in UInt32(truncatingIfNeeded: board(ctx).time) }
-        hal.pointee.actuator_write = { ctx, channel, drive, frequency in board(ctx).actuatorWrite(channel, drive, frequency) }
+        hal.pointee.actuator_write = { ctx, channel, drive, frequency in
+            board(ctx).actuatorWrite(channel, drive, frequency)
+        }
         hal.pointee.flash_read = { ctx, address, out, length in
             guard let out, let bytes = board(ctx).flash?.read(Int(address), Int(length)) else { return -1 }
             bytes.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }

@@ -38,12 +38,16 @@ public final class SimulatedFlash {
     }
 
     func read(_ address: Int, _ length: Int) -> ArraySlice<UInt8>? {
-        guard !isPoweredOff, address >= 0, length >= 0, address <= bytes.count, length <= bytes.count - address else { return nil }
+        guard !isPoweredOff, address >= 0, length >= 0, address <= bytes.count, length <= bytes.count - address else {
+            return nil
+        }
         return bytes[address..<address + length]
     }
 
     func write(_ address: Int, _ data: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !isPoweredOff, address >= 0, address <= bytes.count, data.count <= bytes.count - address else { return false }
+        guard !isPoweredOff, address >= 0, address <= bytes.count, data.count <= bytes.count - address else {
+            return false
+        }
         let allowed = budget(data.count)
         for index in 0..<allowed { bytes[address + index] &= data[index] }
         persist()

@@ -23,10 +23,14 @@ public struct SimulatedHost {
         session.connect(at: now)
         let deadline = board.time + limit
         var info: WireMessage?
-        run(until: { event in
-            if case .connected(let message) = event { info = message; return true }
-            return false
-        }, deadline: deadline)
+        run(
+            until: { event in
+                if case .connected(let message) = event {
+                    info = message
+                    return true
+                }
+                return false
+            }, deadline: deadline)
         guard let info else { throw SimulatorError("no INFO within \(limit) µs: events \(events)") }
         return info
     }
@@ -45,7 +49,9 @@ public struct SimulatedHost {
             flush()
             var next = min(deadline, board.time + stepMicroseconds)
             if let arrival = board.nextByteToHost, arrival > board.time, arrival < next { next = arrival }
-            if let due = session.nextDeadline.map({ $0.nanoseconds / 1000 }), due > board.time, due < next { next = due }
+            if let due = session.nextDeadline.map({ $0.nanoseconds / 1000 }), due > board.time, due < next {
+                next = due
+            }
             board.advance(to: next)
             let received = board.hostReceive()
             if !received.isEmpty { session.receive(received, at: now) }
@@ -61,10 +67,11 @@ public struct SimulatedHost {
 
     /// Runs until a message of `type` arrives; returns it.
     public mutating func waitFor(_ type: MessageType, within limit: UInt64 = 2_000_000) throws -> WireMessage {
-        let event = run(until: { event in
-            if case .received(let message, _) = event { return message.type == type }
-            return false
-        }, deadline: board.time + limit)
+        let event = run(
+            until: { event in
+                if case .received(let message, _) = event { return message.type == type }
+                return false
+            }, deadline: board.time + limit)
         guard case .received(let message, _)? = event else { throw SimulatorError("no \(type) within \(limit) µs") }
         return message
     }

@@ -13,7 +13,9 @@ public struct SimulatorServer: Sendable {
     /// Lets a test press the board's reset button while it runs.
     public let resetButton = ResetButton()
 
-    public init(configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil, tap: TraceTap? = nil) throws {
+    public init(
+        configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil, tap: TraceTap? = nil
+    ) throws {
         self.tap = tap
         let problems = configuration.problems()
         guard problems.isEmpty else { throw SimulatorError("board configuration: " + problems.joined(separator: "; ")) }
@@ -39,8 +41,10 @@ public struct SimulatorServer: Sendable {
     /// Runs on `clock` (a test's manual clock, so the board moves only when the test moves time)
     /// until the task is cancelled or the transport closes or disconnects; then returns.
     public func run<C: Clock>(on clock: C) async throws where C.Duration == Duration {
-        let flash = try configuration.slotCount > 0
-            ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: flashFile) : nil
+        let flash =
+            try configuration.slotCount > 0
+            ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: flashFile)
+            : nil
         let board = try SimulatedBoard(configuration, flash: flash)
         board.recordsTrace = tap != nil
         let inbox = Inbox()
@@ -57,7 +61,8 @@ public struct SimulatorServer: Sendable {
         var tick = start
         func boardTime() -> UInt64 {
             let elapsed = start.duration(to: clock.now)
-            return UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
+            return UInt64(elapsed.components.seconds) * 1_000_000
+                + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
         }
         while !Task.isCancelled {
             // Catch the board up to now first, so bytes the host wrote since are sent on the line

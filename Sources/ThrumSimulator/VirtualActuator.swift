@@ -1,4 +1,5 @@
 import Foundation
+
 /// The moving part of one actuator, integrated in small steps while the core's drive is held.
 /// Acceleration is in g along the actuator's axis.
 struct VirtualActuator: Sendable {

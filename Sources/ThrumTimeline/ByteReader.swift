@@ -50,7 +50,8 @@ struct ByteReader {
         throw TimelineDecodeError(.badVarint, at: start, "\(what()) is longer than five bytes")
     }
 
-    mutating func take(_ count: Int, _ what: @autoclosure () -> String) throws(TimelineDecodeError) -> ArraySlice<UInt8> {
+    mutating func take(_ count: Int, _ what: @autoclosure () -> String) throws(TimelineDecodeError) -> ArraySlice<UInt8>
+    {
         guard count <= remaining else { throw TimelineDecodeError(.truncated, at: position, "ends inside \(what())") }
         defer { position += count }
         return bytes[position..<(position + count)]

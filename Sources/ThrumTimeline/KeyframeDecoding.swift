@@ -21,22 +21,35 @@ enum KeyframeDecoding {
                 time: try reader.uint32("keyframe \(number)"), recordOffset: try reader.uint32("keyframe \(number)"),
                 baseTime: try reader.uint32("keyframe \(number)"), activeFirst: try reader.uint32("keyframe \(number)"))
             guard let index = record(at: keyframe.recordOffset) else {
-                throw TimelineDecodeError(.badKeyframe, at: at + 4, "keyframe \(number): offset \(keyframe.recordOffset) is not the start of a record")
+                throw TimelineDecodeError(
+                    .badKeyframe, at: at + 4,
+                    "keyframe \(number): offset \(keyframe.recordOffset) is not the start of a record")
             }
             let base = index == 0 ? 0 : records[index - 1].time
             guard records[index].time == keyframe.time, index == 0 || base < keyframe.time else {
-                throw TimelineDecodeError(.badKeyframe, at: at, "keyframe \(number): time \(keyframe.time) is not that of the first record, at \(records[index].time) ticks")
+                throw TimelineDecodeError(
+                    .badKeyframe, at: at,
+                    "keyframe \(number): time \(keyframe.time) is not that of the first record, at \(records[index].time) ticks"
+                )
             }
             guard keyframe.baseTime == base else {
-                throw TimelineDecodeError(.badKeyframe, at: at + 8, "keyframe \(number): base time \(keyframe.baseTime), the previous record is at \(base)")
+                throw TimelineDecodeError(
+                    .badKeyframe, at: at + 8,
+                    "keyframe \(number): base time \(keyframe.baseTime), the previous record is at \(base)")
             }
             if let previous = keyframes.last, previous.time >= keyframe.time {
-                throw TimelineDecodeError(.badKeyframe, at: at, "keyframe \(number): time \(keyframe.time) is not after the previous keyframe's \(previous.time)")
+                throw TimelineDecodeError(
+                    .badKeyframe, at: at,
+                    "keyframe \(number): time \(keyframe.time) is not after the previous keyframe's \(previous.time)")
             }
             let expectedFirst = keyframes.last?.activeFirst ?? 0
             guard keyframes.isEmpty ? keyframe.activeFirst == 0 : keyframe.activeFirst >= expectedFirst,
-                  Int(keyframe.activeFirst) <= activeCount else {
-                throw TimelineDecodeError(.badKeyframe, at: at + 12, "keyframe \(number): first active entry \(keyframe.activeFirst) out of order or past \(activeCount)")
+                Int(keyframe.activeFirst) <= activeCount
+            else {
+                throw TimelineDecodeError(
+                    .badKeyframe, at: at + 12,
+                    "keyframe \(number): first active entry \(keyframe.activeFirst) out of order or past \(activeCount)"
+                )
             }
             keyframes.append(keyframe)
         }
@@ -47,16 +60,22 @@ enum KeyframeDecoding {
         for number in 0..<activeCount {
             let at = reader.position
             let reference = Timeline.ActiveReference(
-                recordOffset: try reader.uint32("active entry \(number)"), time: try reader.uint32("active entry \(number)"))
+                recordOffset: try reader.uint32("active entry \(number)"),
+                time: try reader.uint32("active entry \(number)"))
             while owner + 1 < keyframes.count && Int(keyframes[owner + 1].activeFirst) <= number { owner += 1 }
             guard !keyframes.isEmpty else {
                 throw TimelineDecodeError(.badKeyframe, at: at, "active entry \(number) belongs to no keyframe")
             }
-            guard let index = record(at: reference.recordOffset), reference.recordOffset < keyframes[owner].recordOffset else {
-                throw TimelineDecodeError(.indexOutOfRange, at: at, "active entry \(number): offset \(reference.recordOffset) is not a record before keyframe \(owner)")
+            guard let index = record(at: reference.recordOffset), reference.recordOffset < keyframes[owner].recordOffset
+            else {
+                throw TimelineDecodeError(
+                    .indexOutOfRange, at: at,
+                    "active entry \(number): offset \(reference.recordOffset) is not a record before keyframe \(owner)")
             }
             guard records[index].time == reference.time else {
-                throw TimelineDecodeError(.badKeyframe, at: at + 4, "active entry \(number): time \(reference.time), the record starts at \(records[index].time)")
+                throw TimelineDecodeError(
+                    .badKeyframe, at: at + 4,
+                    "active entry \(number): time \(reference.time), the record starts at \(records[index].time)")
             }
             active.append(reference)
         }

@@ -17,11 +17,14 @@ struct KeyframeIndex {
     static func build(_ trace: [TraceEntry], recordCount: Int, options: CompileOptions) throws -> KeyframeIndex? {
         guard isWanted(recordCount: recordCount, options: options) else { return nil }
         guard let interval = Quantization.ticks(options.keyframeInterval), interval > 0 else {
-            throw CompileError(.badOption, at: "keyframeInterval", "keyframe interval \(options.keyframeInterval) s must be at least one tick")
+            throw CompileError(
+                .badOption, at: "keyframeInterval",
+                "keyframe interval \(options.keyframeInterval) s must be at least one tick")
         }
         do {
             return try make(trace, interval: interval)
-        } catch let error as CompileError where options.keyframes == .automatic && error.reason == .tooManyActiveEvents {
+        } catch let error as CompileError where options.keyframes == .automatic && error.reason == .tooManyActiveEvents
+        {
             return nil  // automatic: a pattern too dense for the index simply goes without one
         }
     }
@@ -44,18 +47,24 @@ struct KeyframeIndex {
                 let at = entry.time
                 sounding.removeAll { $0.end <= at }
                 guard sounding.count <= TimelineFormat.maxActiveEventsPerKeyframe else {
-                    throw CompileError(.tooManyActiveEvents, at: "keyframes", "\(sounding.count) events may sound at \(at) ticks; at most \(TimelineFormat.maxActiveEventsPerKeyframe)")
+                    throw CompileError(
+                        .tooManyActiveEvents, at: "keyframes",
+                        "\(sounding.count) events may sound at \(at) ticks; at most \(TimelineFormat.maxActiveEventsPerKeyframe)"
+                    )
                 }
-                index.keyframes.append(Timeline.Keyframe(
-                    time: at, recordOffset: entry.offset, baseTime: position == 0 ? 0 : previousTime,
-                    activeFirst: UInt32(index.active.count)))
+                index.keyframes.append(
+                    Timeline.Keyframe(
+                        time: at, recordOffset: entry.offset, baseTime: position == 0 ? 0 : previousTime,
+                        activeFirst: UInt32(index.active.count)))
                 var references = sounding.map { Timeline.ActiveReference(recordOffset: $0.offset, time: $0.time) }
                 let earliestStart = sounding.map(\.time).min()
                 for code in 0..<controlCount {
                     if let earliestStart, Self.isTimingControl(code), !timingHistory[code].isEmpty {
                         let history = timingHistory[code]
                         let first = Self.lastIndex(in: history, atOrBefore: earliestStart) ?? 0
-                        references += history[first...].map { Timeline.ActiveReference(recordOffset: $0.offset, time: $0.time) }
+                        references += history[first...].map {
+                            Timeline.ActiveReference(recordOffset: $0.offset, time: $0.time)
+                        }
                     } else if let latest = latestControl[code] {
                         references.append(Timeline.ActiveReference(recordOffset: latest.offset, time: latest.time))
                     }

@@ -73,7 +73,9 @@ struct RecordBuilder {
         for (index, event) in sorted.events.enumerated() {
             let start = try Self.ticks(event.time, at: here[index] / "time")
             guard event.duration.isFinite, event.duration >= 0 else {
-                throw CompileError(.timeOutOfRange, at: here[index] / "duration", "duration \(event.duration) s is negative or not finite")
+                throw CompileError(
+                    .timeOutOfRange, at: here[index] / "duration",
+                    "duration \(event.duration) s is negative or not finite")
             }
             let end = try Self.ticks(event.time + event.duration, at: here[index] / "duration")
             let duration = end - start
@@ -84,7 +86,8 @@ struct RecordBuilder {
                 shapeNumber = known
             } else {
                 guard shapes.count < TimelineFormat.maxShapes else {
-                    throw CompileError(.tooManyShapes, at: here[index], "more than \(TimelineFormat.maxShapes) distinct event shapes")
+                    throw CompileError(
+                        .tooManyShapes, at: here[index], "more than \(TimelineFormat.maxShapes) distinct event shapes")
                 }
                 shapeNumber = shapes.count
                 shapeIndex[key] = shapeNumber
@@ -97,14 +100,17 @@ struct RecordBuilder {
                     waveformNumber = known
                 } else {
                     guard waveforms.count < TimelineFormat.maxWaveforms else {
-                        throw CompileError(.tooManyWaveforms, at: here[index], "more than \(TimelineFormat.maxWaveforms) distinct waveforms")
+                        throw CompileError(
+                            .tooManyWaveforms, at: here[index],
+                            "more than \(TimelineFormat.maxWaveforms) distinct waveforms")
                     }
                     waveformNumber = waveforms.count
                     waveformIndex[waveform] = waveforms.count
                     waveforms.append(waveform)
                 }
             }
-            events.append(QuantisedEvent(start: start, duration: duration, shape: shapeNumber, waveform: waveformNumber))
+            events.append(
+                QuantisedEvent(start: start, duration: duration, shape: shapeNumber, waveform: waveformNumber))
             durationTicks = max(durationTicks, end)
         }
 
@@ -118,7 +124,9 @@ struct RecordBuilder {
             let here = (DiagnosticPath.root / "parameterCurves")[index]
             let start = try Self.ticks(curve.time, at: here / "time")
             guard curve.controlPoints.count <= TimelineFormat.maxCurvePoints else {
-                throw CompileError(.tooManyCurvePoints, at: here, "\(curve.controlPoints.count) control points; at most \(TimelineFormat.maxCurvePoints)")
+                throw CompileError(
+                    .tooManyCurvePoints, at: here,
+                    "\(curve.controlPoints.count) control points; at most \(TimelineFormat.maxCurvePoints)")
             }
             var points: [Timeline.CurvePoint] = []
             points.reserveCapacity(curve.controlPoints.count)
@@ -128,10 +136,14 @@ struct RecordBuilder {
             }
             for (pointIndex, point) in ordered {
                 guard point.time.isFinite, point.time >= 0 else {
-                    throw CompileError(.timeOutOfRange, at: (here / "controlPoints")[pointIndex] / "time", "control point time \(point.time) s is negative or not finite")
+                    throw CompileError(
+                        .timeOutOfRange, at: (here / "controlPoints")[pointIndex] / "time",
+                        "control point time \(point.time) s is negative or not finite")
                 }
-                let absolute = try Self.ticks(curve.time + point.time, at: (here / "controlPoints")[pointIndex] / "time")
-                points.append(Timeline.CurvePoint(time: absolute - start, raw: Quantization.control(curve.id, point.value)))
+                let absolute = try Self.ticks(
+                    curve.time + point.time, at: (here / "controlPoints")[pointIndex] / "time")
+                points.append(
+                    Timeline.CurvePoint(time: absolute - start, raw: Quantization.control(curve.id, point.value)))
             }
             curves.append(QuantisedCurve(start: start, id: curve.id, points: points))
             durationTicks = max(durationTicks, start + (points.last?.time ?? 0))
@@ -160,7 +172,12 @@ struct RecordBuilder {
                 if inline == TimelineFormat.inlineShapeLimit { out.varint(UInt32(event.shape - inline)) }
                 if shape.hasDuration { out.varint(event.duration) }
                 if let waveform = event.waveform { out.varint(UInt32(waveform)) }
-                if wantsTrace { trace.append(TraceEntry(offset: offset, time: event.start, end: event.start + event.duration + TimelineFormat.tailTicks(shape.type), control: -1)) }
+                if wantsTrace {
+                    trace.append(
+                        TraceEntry(
+                            offset: offset, time: event.start,
+                            end: event.start + event.duration + TimelineFormat.tailTicks(shape.type), control: -1))
+                }
                 previous = event.start
                 e += 1
             } else if p < parameters.count, parameterTime <= curveTime {
@@ -168,7 +185,12 @@ struct RecordBuilder {
                 out.byte(parameter.id.timelineCode << 2 | RecordKind.parameter.rawValue)
                 out.varint(parameter.start - previous)
                 out.byte(parameter.raw)
-                if wantsTrace { trace.append(TraceEntry(offset: offset, time: parameter.start, end: parameter.start, control: Int8(parameter.id.timelineCode))) }
+                if wantsTrace {
+                    trace.append(
+                        TraceEntry(
+                            offset: offset, time: parameter.start, end: parameter.start,
+                            control: Int8(parameter.id.timelineCode)))
+                }
                 previous = parameter.start
                 p += 1
             } else {
@@ -183,7 +205,12 @@ struct RecordBuilder {
                     out.byte(point.raw)
                     pointPrevious = point.time
                 }
-                if wantsTrace { trace.append(TraceEntry(offset: offset, time: curve.start, end: curve.start + pointPrevious, control: Int8(curve.id.timelineCode))) }
+                if wantsTrace {
+                    trace.append(
+                        TraceEntry(
+                            offset: offset, time: curve.start, end: curve.start + pointPrevious,
+                            control: Int8(curve.id.timelineCode)))
+                }
                 previous = curve.start
                 c += 1
             }
@@ -194,7 +221,9 @@ struct RecordBuilder {
     /// The location is built only on failure: paths allocate, and this runs per record.
     private static func ticks(_ seconds: Double, at location: @autoclosure () -> DiagnosticPath) throws -> UInt32 {
         guard let ticks = Quantization.ticks(seconds) else {
-            throw CompileError(.timeOutOfRange, at: location(), "\(seconds) s is negative, not finite, or later than \(TimelineFormat.maxTicks) ticks")
+            throw CompileError(
+                .timeOutOfRange, at: location(),
+                "\(seconds) s is negative, not finite, or later than \(TimelineFormat.maxTicks) ticks")
         }
         return ticks
     }
@@ -257,13 +286,16 @@ struct RecordBuilder {
         if let path = waveform.path {
             let length = path.utf8.count
             guard (1...TimelineFormat.maxPathBytes).contains(length) else {
-                throw CompileError(.badWaveform, at: location / "path", "path of \(length) UTF-8 bytes; 1…\(TimelineFormat.maxPathBytes) allowed")
+                throw CompileError(
+                    .badWaveform, at: location / "path",
+                    "path of \(length) UTF-8 bytes; 1…\(TimelineFormat.maxPathBytes) allowed")
             }
             return .path(path)
         }
         if let id = waveform.resourceID {
             guard let resource = UInt32(exactly: id) else {
-                throw CompileError(.badWaveform, at: location / "resourceID", "resource ID \(id) is outside 0…\(UInt32.max)")
+                throw CompileError(
+                    .badWaveform, at: location / "resourceID", "resource ID \(id) is outside 0…\(UInt32.max)")
             }
             return .resource(resource)
         }

@@ -31,7 +31,8 @@ struct RecordDecoding {
                 body = try readEvent(tag, number, tagAt: at, &reader)
             case RecordKind.parameter.rawValue:
                 guard tag & 0xC0 == 0, let id = DynamicParameterID(timelineCode: (tag >> 2) & 0x0F) else {
-                    throw TimelineDecodeError(.badRecord, at: at, "record \(number): parameter tag \(hex(tag)) names no control")
+                    throw TimelineDecodeError(
+                        .badRecord, at: at, "record \(number): parameter tag \(hex(tag)) names no control")
                 }
                 let valueAt = reader.position
                 let raw = try reader.byte("record \(number) value")
@@ -47,15 +48,18 @@ struct RecordDecoding {
         }
     }
 
-    private mutating func readEvent(_ tag: UInt8, _ number: Int, tagAt: Int, _ reader: inout ByteReader) throws(TimelineDecodeError) -> Timeline.RecordBody {
+    private mutating func readEvent(
+        _ tag: UInt8, _ number: Int, tagAt: Int, _ reader: inout ByteReader
+    ) throws(TimelineDecodeError) -> Timeline.RecordBody {
         var shapeNumber = Int(tag >> 2)
         let indexAt = reader.position
         if shapeNumber == TimelineFormat.inlineShapeLimit {
             shapeNumber += Int(try reader.varint("record \(number) shape index"))
         }
         guard shapeNumber < shapes.count else {
-            throw TimelineDecodeError(.indexOutOfRange, at: shapeNumber >= TimelineFormat.inlineShapeLimit ? indexAt : tagAt,
-                                      "record \(number): shape \(shapeNumber) of \(shapes.count)")
+            throw TimelineDecodeError(
+                .indexOutOfRange, at: shapeNumber >= TimelineFormat.inlineShapeLimit ? indexAt : tagAt,
+                "record \(number): shape \(shapeNumber) of \(shapes.count)")
         }
         let shape = shapes[shapeNumber]
         var duration: UInt32 = 0
@@ -71,14 +75,17 @@ struct RecordDecoding {
             let waveformAt = reader.position
             let value = Int(try reader.varint("record \(number) waveform index"))
             guard value < waveformCount else {
-                throw TimelineDecodeError(.indexOutOfRange, at: waveformAt, "record \(number): waveform \(value) of \(waveformCount)")
+                throw TimelineDecodeError(
+                    .indexOutOfRange, at: waveformAt, "record \(number): waveform \(value) of \(waveformCount)")
             }
             waveform = value
         }
         return .event(shape: shapeNumber, duration: duration, waveform: waveform)
     }
 
-    private mutating func readCurve(_ tag: UInt8, _ number: Int, _ reader: inout ByteReader) throws(TimelineDecodeError) -> Timeline.RecordBody {
+    private mutating func readCurve(
+        _ tag: UInt8, _ number: Int, _ reader: inout ByteReader
+    ) throws(TimelineDecodeError) -> Timeline.RecordBody {
         let tagAt = reader.position - 1
         guard let id = DynamicParameterID(timelineCode: (tag >> 2) & 0x0F) else {
             throw TimelineDecodeError(.badRecord, at: tagAt, "record \(number): curve tag \(hex(tag)) names no control")
@@ -88,14 +95,19 @@ struct RecordDecoding {
             let countAt = reader.position
             count = Int(try reader.varint("record \(number) point count"))
             guard !(1...3).contains(count) else {
-                throw TimelineDecodeError(.badRecord, at: countAt, "record \(number): \(count) points must be stated in the tag")
+                throw TimelineDecodeError(
+                    .badRecord, at: countAt, "record \(number): \(count) points must be stated in the tag")
             }
             guard count <= TimelineFormat.maxCurvePoints else {
-                throw TimelineDecodeError(.countOutOfRange, at: countAt, "record \(number): \(count) points; at most \(TimelineFormat.maxCurvePoints)")
+                throw TimelineDecodeError(
+                    .countOutOfRange, at: countAt,
+                    "record \(number): \(count) points; at most \(TimelineFormat.maxCurvePoints)")
             }
             // Each point takes at least two bytes: refuse before reserving memory for them.
             guard count * 2 <= reader.remaining else {
-                throw TimelineDecodeError(.truncated, at: reader.limit, "record \(number): \(count) points cannot fit in the \(reader.remaining) bytes left")
+                throw TimelineDecodeError(
+                    .truncated, at: reader.limit,
+                    "record \(number): \(count) points cannot fit in the \(reader.remaining) bytes left")
             }
         }
         var points: [Timeline.CurvePoint] = []
@@ -115,16 +127,21 @@ struct RecordDecoding {
         return .curve(id, points: points)
     }
 
-    private func checkControl(_ id: DynamicParameterID, _ raw: UInt8, at offset: Int, _ what: String) throws(TimelineDecodeError) {
+    private func checkControl(
+        _ id: DynamicParameterID, _ raw: UInt8, at offset: Int, _ what: String
+    ) throws(TimelineDecodeError) {
         if !id.isUnsignedInTimeline && raw == 0x80 {
             throw TimelineDecodeError(.valueOutOfRange, at: offset, "\(what): 0x80 (−128) is not an SQ8 value")
         }
     }
 
-    private func add(_ base: UInt32, _ delta: UInt32, at offset: Int, _ what: String) throws(TimelineDecodeError) -> UInt32 {
+    private func add(
+        _ base: UInt32, _ delta: UInt32, at offset: Int, _ what: String
+    ) throws(TimelineDecodeError) -> UInt32 {
         let sum = UInt64(base) + UInt64(delta)
         guard sum <= UInt64(TimelineFormat.maxTicks) else {
-            throw TimelineDecodeError(.timeOutOfRange, at: offset, "\(what) at \(sum) ticks is past \(TimelineFormat.maxTicks)")
+            throw TimelineDecodeError(
+                .timeOutOfRange, at: offset, "\(what) at \(sum) ticks is past \(TimelineFormat.maxTicks)")
         }
         return UInt32(sum)
     }

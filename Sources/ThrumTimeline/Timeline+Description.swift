@@ -8,9 +8,10 @@ extension Timeline: CustomStringConvertible {
         var lines: [String] = []
         let stats = TimelineStats(self)
         lines.append("timeline v\(version), \(byteCount) bytes, checksum \(hex(checksum)), flags \(flagNames)")
-        lines.append("duration \(duration) ticks (\(durationSeconds) s); \(shapes.count) shapes (stride \(shapeStride)), "
-            + "\(stats.events) events, \(stats.parameters) parameters, \(stats.curves) curves (\(stats.breakpoints) points), "
-            + "\(keyframes.count) keyframes")
+        lines.append(
+            "duration \(duration) ticks (\(durationSeconds) s); \(shapes.count) shapes (stride \(shapeStride)), "
+                + "\(stats.events) events, \(stats.parameters) parameters, \(stats.curves) curves (\(stats.breakpoints) points), "
+                + "\(keyframes.count) keyframes")
         let shapesStart = recordsStart - waveformBytes - shapes.count * shapeStride
         for (number, shape) in shapes.enumerated() {
             lines.append("@\(shapesStart + number * shapeStride) shape \(number): \(describe(shape))")
@@ -25,8 +26,9 @@ extension Timeline: CustomStringConvertible {
         }
         for (number, keyframe) in keyframes.enumerated() {
             let active = activeReferences(ofKeyframe: number).map { "@\(recordsStart + Int($0.recordOffset))" }
-            lines.append("keyframe \(number): t=\(keyframe.time) record @\(recordsStart + Int(keyframe.recordOffset)) "
-                + "base t=\(keyframe.baseTime) active [\(active.joined(separator: " "))]")
+            lines.append(
+                "keyframe \(number): t=\(keyframe.time) record @\(recordsStart + Int(keyframe.recordOffset)) "
+                    + "base t=\(keyframe.baseTime) active [\(active.joined(separator: " "))]")
         }
         return lines.joined(separator: "\n")
     }

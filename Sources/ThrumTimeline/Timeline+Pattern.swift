@@ -10,9 +10,11 @@ extension Timeline {
             switch record.body {
             case .event(let shapeNumber, let duration, let waveformNumber):
                 let shape = shapes[shapeNumber]
-                var event = HapticEvent(shape.type, time: time, duration: Quantization.seconds(duration), parameters: shape.parameters)
+                var event = HapticEvent(
+                    shape.type, time: time, duration: Quantization.seconds(duration), parameters: shape.parameters)
                 if shape.type == .audioCustom {
-                    var waveform = AudioWaveform(useVolumeEnvelope: shape.useVolumeEnvelope, loopEnabled: shape.loopEnabled)
+                    var waveform = AudioWaveform(
+                        useVolumeEnvelope: shape.useVolumeEnvelope, loopEnabled: shape.loopEnabled)
                     switch waveformNumber.map({ waveforms[$0] }) ?? .none {
                     case .none: break
                     case .path(let path): waveform.path = path

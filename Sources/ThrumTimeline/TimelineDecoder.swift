@@ -25,25 +25,30 @@ private struct Decoding {
         let checksum = try reader.uint32("the checksum")
         let computed = CRC32.timelineChecksum(bytes)
         guard computed == checksum else {
-            throw TimelineDecodeError(.badChecksum, at: 4, "checksum field is \(hex(checksum)), content gives \(hex(computed))")
+            throw TimelineDecodeError(
+                .badChecksum, at: 4, "checksum field is \(hex(checksum)), content gives \(hex(computed))")
         }
 
         let durationAt = reader.position
         let duration = try reader.varint("the duration")
         guard duration <= TimelineFormat.maxTicks else {
-            throw TimelineDecodeError(.timeOutOfRange, at: durationAt, "duration \(duration) ticks exceeds \(TimelineFormat.maxTicks)")
+            throw TimelineDecodeError(
+                .timeOutOfRange, at: durationAt, "duration \(duration) ticks exceeds \(TimelineFormat.maxTicks)")
         }
         let shapeCountAt = reader.position
         let shapeCount = Int(try reader.varint("the shape count"))
         guard shapeCount <= TimelineFormat.maxShapes else {
-            throw TimelineDecodeError(.countOutOfRange, at: shapeCountAt, "\(shapeCount) shapes; at most \(TimelineFormat.maxShapes)")
+            throw TimelineDecodeError(
+                .countOutOfRange, at: shapeCountAt, "\(shapeCount) shapes; at most \(TimelineFormat.maxShapes)")
         }
         var waveformCount = 0
         if flags.contains(.waveforms) {
             let at = reader.position
             waveformCount = Int(try reader.varint("the waveform count"))
             guard (1...TimelineFormat.maxWaveforms).contains(waveformCount) else {
-                throw TimelineDecodeError(.countOutOfRange, at: at, "\(waveformCount) waveforms; 1…\(TimelineFormat.maxWaveforms) when the flag is set")
+                throw TimelineDecodeError(
+                    .countOutOfRange, at: at,
+                    "\(waveformCount) waveforms; 1…\(TimelineFormat.maxWaveforms) when the flag is set")
             }
         }
         var index: (recordsLength: Int, keyframes: Int, active: Int, at: Int)?
@@ -56,7 +61,9 @@ private struct Decoding {
         }
 
         guard shapeCount * stride <= reader.remaining else {
-            throw TimelineDecodeError(.truncated, at: bytes.count, "\(shapeCount) shapes of \(stride) bytes need \(shapeCount * stride) bytes; \(reader.remaining) remain")
+            throw TimelineDecodeError(
+                .truncated, at: bytes.count,
+                "\(shapeCount) shapes of \(stride) bytes need \(shapeCount * stride) bytes; \(reader.remaining) remain")
         }
         var shapes: [Timeline.Shape] = []
         shapes.reserveCapacity(shapeCount)
@@ -71,10 +78,15 @@ private struct Decoding {
             let tail = index.keyframes * TimelineFormat.keyframeSize + index.active * TimelineFormat.activeReferenceSize
             let needed = index.recordsLength + tail
             if needed > reader.remaining {
-                throw TimelineDecodeError(.truncated, at: bytes.count, "records (\(index.recordsLength) bytes) and keyframe index (\(tail) bytes) need \(needed) bytes; \(reader.remaining) remain")
+                throw TimelineDecodeError(
+                    .truncated, at: bytes.count,
+                    "records (\(index.recordsLength) bytes) and keyframe index (\(tail) bytes) need \(needed) bytes; \(reader.remaining) remain"
+                )
             }
             if needed < reader.remaining {
-                throw TimelineDecodeError(.trailingBytes, at: recordsStart + needed, "\(reader.remaining - needed) bytes after the keyframe index")
+                throw TimelineDecodeError(
+                    .trailingBytes, at: recordsStart + needed,
+                    "\(reader.remaining - needed) bytes after the keyframe index")
             }
             recordsEnd = recordsStart + index.recordsLength
         }
@@ -85,7 +97,9 @@ private struct Decoding {
         reader.limit = bytes.count
 
         guard records.latestEnd == duration else {
-            throw TimelineDecodeError(.durationMismatch, at: durationAt, "header duration \(duration) ticks, but the records end at \(records.latestEnd) ticks")
+            throw TimelineDecodeError(
+                .durationMismatch, at: durationAt,
+                "header duration \(duration) ticks, but the records end at \(records.latestEnd) ticks")
         }
 
         var keyframes: [Timeline.Keyframe] = []
@@ -109,7 +123,8 @@ private struct Decoding {
         }
         let version = try reader.byte("the version")
         guard version == TimelineFormat.version else {
-            throw TimelineDecodeError(.badVersion, at: 2, "format version \(version); this reader knows \(TimelineFormat.version)")
+            throw TimelineDecodeError(
+                .badVersion, at: 2, "format version \(version); this reader knows \(TimelineFormat.version)")
         }
         let raw = try reader.byte("the flags")
         guard raw & TimelineFlags.reservedMask == 0 else {
@@ -132,7 +147,8 @@ private struct Decoding {
             throw TimelineDecodeError(.badShape, at: at, "shape \(number) sets reserved bits in \(hex(first))")
         }
         var shape = Timeline.Shape(
-            type: HapticEventType(timelineCode: first & 3), sustained: first & 0x04 != 0, hasDuration: first & 0x08 != 0,
+            type: HapticEventType(timelineCode: first & 3), sustained: first & 0x04 != 0,
+            hasDuration: first & 0x08 != 0,
             useVolumeEnvelope: first & 0x10 != 0, loopEnabled: first & 0x20 != 0,
             level: try reader.byte("shape \(number)"), tone: try reader.byte("shape \(number)"))
         if stride >= 6 {
@@ -144,14 +160,17 @@ private struct Decoding {
             shape.pitch = Int8(bitPattern: try reader.byte("shape \(number)"))
             shape.pan = Int8(bitPattern: try reader.byte("shape \(number)"))
             guard shape.pitch != -128, shape.pan != -128 else {
-                throw TimelineDecodeError(.valueOutOfRange, at: at + 6, "shape \(number): pitch/pan byte 0x80 (−128) is not an SQ8 value")
+                throw TimelineDecodeError(
+                    .valueOutOfRange, at: at + 6, "shape \(number): pitch/pan byte 0x80 (−128) is not an SQ8 value")
             }
         }
         if shape.type.isContinuous && !shape.hasDuration {
-            throw TimelineDecodeError(.badShape, at: at, "shape \(number) is \(shape.type.ahapName) but does not carry a duration")
+            throw TimelineDecodeError(
+                .badShape, at: at, "shape \(number) is \(shape.type.ahapName) but does not carry a duration")
         }
         if shape.type != .audioCustom && (shape.useVolumeEnvelope || shape.loopEnabled) {
-            throw TimelineDecodeError(.badShape, at: at, "shape \(number): waveform flags on a \(shape.type.ahapName) shape")
+            throw TimelineDecodeError(
+                .badShape, at: at, "shape \(number): waveform flags on a \(shape.type.ahapName) shape")
         }
         if shape.type.isHaptic && (shape.pitch != 0 || shape.pan != 0) {
             throw TimelineDecodeError(.badShape, at: at + 6, "shape \(number): pitch/pan on a haptic shape")
@@ -168,7 +187,9 @@ private struct Decoding {
             let lengthAt = reader.position
             let length = Int(try reader.varint("waveform \(number) path length"))
             guard (1...TimelineFormat.maxPathBytes).contains(length) else {
-                throw TimelineDecodeError(.badWaveform, at: lengthAt, "waveform \(number): path of \(length) bytes; 1…\(TimelineFormat.maxPathBytes) allowed")
+                throw TimelineDecodeError(
+                    .badWaveform, at: lengthAt,
+                    "waveform \(number): path of \(length) bytes; 1…\(TimelineFormat.maxPathBytes) allowed")
             }
             let utf8 = try reader.take(length, "waveform \(number) path")
             guard let path = String(validating: utf8, as: UTF8.self) else {

@@ -51,7 +51,8 @@ public enum TimelineSegmenter {
             let firstRecord = firstIndex(in: timeline.records, atOrAfter: start)
             let carriedIn = carried(timeline, before: firstRecord, into: start, timingControls: timed)
             func piece(through: Int) throws -> TimelineSegment {
-                try Self.piece(timeline, cuts: cuts, from: first, through: through, firstRecord: firstRecord, carried: carriedIn)
+                try Self.piece(
+                    timeline, cuts: cuts, from: first, through: through, firstRecord: firstRecord, carried: carriedIn)
             }
             // The longest piece that fits: grow by doubling, then bisect.
             var best = try piece(through: first)
@@ -82,7 +83,9 @@ public enum TimelineSegmenter {
         var ticks: Set<UInt32> = [0]
         for record in records {
             ticks.insert(record.time)
-            if case .curve(_, let points) = record.body { for point in points { ticks.insert(record.time + point.time) } }
+            if case .curve(_, let points) = record.body {
+                for point in points { ticks.insert(record.time + point.time) }
+            }
         }
         return ticks.sorted()
     }
@@ -119,14 +122,17 @@ public enum TimelineSegmenter {
 
     /// Indices of the earlier records that still matter at `start`, in record order: events still
     /// audible, and the record in force for each control.
-    private static func carried(_ timeline: Timeline, before firstRecord: Int, into start: UInt32, timingControls timed: Bool) -> [Int] {
+    private static func carried(
+        _ timeline: Timeline, before firstRecord: Int, into start: UInt32, timingControls timed: Bool
+    ) -> [Int] {
         var latestControl: [DynamicParameterID: Int] = [:]
         var events: [Int] = []
         for index in 0..<firstRecord {
             let record = timeline.records[index]
             switch record.body {
             case .event(let shape, let duration, _):
-                let end = audibleEnd(timeline.shapes[shape], time: record.time, duration: duration, timingControls: timed)
+                let end = audibleEnd(
+                    timeline.shapes[shape], time: record.time, duration: duration, timingControls: timed)
                 if end >= UInt64(start) { events.append(index) }
             case .parameter(let id, _), .curve(let id, _):
                 latestControl[id] = index
@@ -172,12 +178,15 @@ public enum TimelineSegmenter {
         guard case .curve(let id, let points) = record.body, !points.isEmpty else { return record }
         let first = points.lastIndex { record.time + $0.time < start } ?? 0
         var last = points.count - 1
-        if let end, let reaching = points.firstIndex(where: { record.time + $0.time >= end }) { last = max(reaching, first) }
+        if let end, let reaching = points.firstIndex(where: { record.time + $0.time >= end }) {
+            last = max(reaching, first)
+        }
         // Moved only when points are dropped: a curve holds its first value from its own start.
         let base = first > 0 ? points[first].time : 0
         var cut = record
         cut.time = record.time + base
-        cut.body = .curve(id, points: points[first...last].map { Timeline.CurvePoint(time: $0.time - base, raw: $0.raw) })
+        cut.body = .curve(
+            id, points: points[first...last].map { Timeline.CurvePoint(time: $0.time - base, raw: $0.raw) })
         return cut
     }
 

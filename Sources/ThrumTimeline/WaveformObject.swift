@@ -49,7 +49,9 @@ public struct WaveformObject: Sendable, Hashable {
     }
 
     /// Every check of the spec's table: the header's fields, then that at least one sample follows.
-    private static func readHeader(_ bytes: [UInt8]) throws(TimelineDecodeError) -> (resourceID: UInt32, sampleRate: UInt32) {
+    private static func readHeader(
+        _ bytes: [UInt8]
+    ) throws(TimelineDecodeError) -> (resourceID: UInt32, sampleRate: UInt32) {
         var reader = ByteReader(bytes)
         do throws(TimelineDecodeError) {
             // Both magic bytes are read before either is judged, as the timeline reader does:
@@ -57,23 +59,28 @@ public struct WaveformObject: Sendable, Hashable {
             let first = try reader.byte("the magic")
             let second = try reader.byte("the magic")
             guard first == magic.0, second == magic.1 else {
-                throw TimelineDecodeError(.badMagic, at: 0, "starts with \(hex(first)) \(hex(second)), not 57 46 (\"WF\")")
+                throw TimelineDecodeError(
+                    .badMagic, at: 0, "starts with \(hex(first)) \(hex(second)), not 57 46 (\"WF\")")
             }
             let version = try reader.byte("the version")
             guard version == Self.version else {
-                throw TimelineDecodeError(.badVersion, at: 2, "waveform version \(version); this reader knows \(Self.version)")
+                throw TimelineDecodeError(
+                    .badVersion, at: 2, "waveform version \(version); this reader knows \(Self.version)")
             }
             let format = try reader.byte("the format")
             guard format == formatInt8Mono else {
-                throw TimelineDecodeError(.badFlags, at: 3, "sample format \(hex(format)); only 00 (signed 8-bit mono) is defined")
+                throw TimelineDecodeError(
+                    .badFlags, at: 3, "sample format \(hex(format)); only 00 (signed 8-bit mono) is defined")
             }
             let resourceID = try reader.uint32("the resource ID")
-            guard resourceID >= 1 else { throw TimelineDecodeError(.valueOutOfRange, at: 4, "resource ID 0; IDs start at 1") }
+            guard resourceID >= 1 else {
+                throw TimelineDecodeError(.valueOutOfRange, at: 4, "resource ID 0; IDs start at 1")
+            }
             let sampleRate = try reader.uint32("the sample rate")
             guard sampleRate >= 1 else { throw TimelineDecodeError(.valueOutOfRange, at: 8, "sample rate 0 Hz") }
             guard !reader.isAtLimit else { throw TimelineDecodeError(.truncated, at: reader.position, "no samples") }
             return (resourceID, sampleRate)
-        } catch where error.reason == .truncated {
+        } catch  where error.reason == .truncated {
             // The spec puts a cut-short field at the object's size, not at the field's start.
             throw TimelineDecodeError(.truncated, at: bytes.count, error.detail)
         }

@@ -36,7 +36,8 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Extra words for the user (what to try).
     public var detail: String?
 
-    public init(_ reason: Reason, device: String, operation: String? = nil, errno: Int32? = nil, detail: String? = nil) {
+    public init(_ reason: Reason, device: String, operation: String? = nil, errno: Int32? = nil, detail: String? = nil)
+    {
         self.reason = reason
         self.device = device
         self.operation = operation
@@ -48,20 +49,27 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public static func system(_ code: Int32, operation: String, device: String) -> TransportError {
         switch code {
         case ENOENT, ENXIO, ENODEV:
-            return TransportError(.notFound, device: device, operation: operation, errno: code,
-                                  detail: "check the path and that the board is plugged in")
+            return TransportError(
+                .notFound, device: device, operation: operation, errno: code,
+                detail: "check the path and that the board is plugged in")
         case EACCES, EPERM:
-            return TransportError(.permissionDenied, device: device, operation: operation, errno: code,
-                                  detail: "add your user to the group that owns the device (usually 'dialout': sudo usermod -aG dialout $USER, then log in again)")
+            return TransportError(
+                .permissionDenied, device: device, operation: operation, errno: code,
+                detail:
+                    "add your user to the group that owns the device (usually 'dialout': sudo usermod -aG dialout $USER, then log in again)"
+            )
         case EBUSY:
-            return TransportError(.busy, device: device, operation: operation, errno: code,
-                                  detail: "another program has the device open (a serial monitor, ModemManager?); close it and retry")
+            return TransportError(
+                .busy, device: device, operation: operation, errno: code,
+                detail: "another program has the device open (a serial monitor, ModemManager?); close it and retry")
         case ENOTTY:
-            return TransportError(.notATerminal, device: device, operation: operation, errno: code,
-                                  detail: "the path is not a serial port or pseudo-terminal")
+            return TransportError(
+                .notATerminal, device: device, operation: operation, errno: code,
+                detail: "the path is not a serial port or pseudo-terminal")
         case EIO:
-            return TransportError(.disconnected, device: device, operation: operation, errno: code,
-                                  detail: "the device is gone: it was unplugged or reset, or the other end of the pseudo-terminal closed")
+            return TransportError(
+                .disconnected, device: device, operation: operation, errno: code,
+                detail: "the device is gone: it was unplugged or reset, or the other end of the pseudo-terminal closed")
         default:
             return TransportError(.system, device: device, operation: operation, errno: code)
         }

@@ -25,7 +25,9 @@ struct ChildRun {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let exited = (status & 0x7f) == 0
-        return ChildRun(seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024, exitStatus: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+        return ChildRun(
+            seconds: seconds, peakResidentBytes: Int(usage.ru_maxrss) * 1024,
+            exitStatus: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f))
     }
 }
 

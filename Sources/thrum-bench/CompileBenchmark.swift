@@ -1,6 +1,6 @@
 import Foundation
-import ThrumTesting
 import ThrumModel
+import ThrumTesting
 import ThrumTimeline
 
 /// Scale of the timeline pipeline on a synthetic AHAP of 1,000,000 events (release build):
@@ -10,12 +10,14 @@ import ThrumTimeline
 /// The pipeline runs in a child process (this executable again, with `THRUM_BENCH_COMPILE_FILE`
 /// set), so its peak resident memory is measured from a clean start rather than polluted by
 /// generating the file.
-var compileSuite: Suite { Suite(name: "compile", summary: "AHAP parse/validate/compile of 1M events, peak memory, compactness") {
-    if let path = ProcessInfo.processInfo.environment[CompileBench.childVariable] {
-        return try CompileBench.pipeline(path: path)
+var compileSuite: Suite {
+    Suite(name: "compile", summary: "AHAP parse/validate/compile of 1M events, peak memory, compactness") {
+        if let path = ProcessInfo.processInfo.environment[CompileBench.childVariable] {
+            return try CompileBench.pipeline(path: path)
+        }
+        return try CompileBench.parent() + CompileBench.compactness()
     }
-    return try CompileBench.parent() + CompileBench.compactness()
-} }
+}
 
 enum CompileBench {
     static let childVariable = "THRUM_BENCH_COMPILE_FILE"
@@ -26,7 +28,11 @@ enum CompileBench {
         let data = SyntheticAHAP.make(events: eventCount, seed: 1)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-bench-\(getpid()).ahap")
         try data.write(to: url)
-        defer { if ProcessInfo.processInfo.environment["THRUM_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: url) } }
+        defer {
+            if ProcessInfo.processInfo.environment["THRUM_BENCH_KEEP"] == nil {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -39,7 +45,11 @@ enum CompileBench {
         child.waitUntilExit()
         let metrics = text.split(separator: "\n").compactMap(Metric.init(line:))
         guard !metrics.isEmpty else {
-            return [Metric(name: "compile.child_failed", value: Double(child.terminationStatus), unit: "status", goal: .atMost(0))]
+            return [
+                Metric(
+                    name: "compile.child_failed", value: Double(child.terminationStatus), unit: "status",
+                    goal: .atMost(0))
+            ]
         }
         return metrics + (try WholeCompileBench.run(file: url, fileBytes: data.count))
     }
@@ -62,15 +72,27 @@ enum CompileBench {
 
         return [
             Metric(name: "compile.file_bytes", value: Double(data.count), unit: "bytes", goal: .none),
-            Metric(name: "compile.parse_events_per_s", value: (events / parse).rounded(), unit: "events/s", goal: .none),
+            Metric(
+                name: "compile.parse_events_per_s", value: (events / parse).rounded(), unit: "events/s", goal: .none),
             Metric(name: "compile.parse_mb_per_s", value: Double(data.count) / parse / 1e6, unit: "MB/s", goal: .none),
-            Metric(name: "compile.read_validate_events_per_s", value: (events / read).rounded(), unit: "events/s", goal: .none),
-            Metric(name: "compile.validate_events_per_s", value: (events / validate).rounded(), unit: "events/s", goal: .none),
-            Metric(name: "compile.compile_events_per_s", value: (events / compile).rounded(), unit: "events/s", goal: .atLeast(1_000_000)),
-            Metric(name: "compile.decode_events_per_s", value: (events / decode).rounded(), unit: "events/s", goal: .none),
+            Metric(
+                name: "compile.read_validate_events_per_s", value: (events / read).rounded(), unit: "events/s",
+                goal: .none),
+            Metric(
+                name: "compile.validate_events_per_s", value: (events / validate).rounded(), unit: "events/s",
+                goal: .none),
+            Metric(
+                name: "compile.compile_events_per_s", value: (events / compile).rounded(), unit: "events/s",
+                goal: .atLeast(1_000_000)),
+            Metric(
+                name: "compile.decode_events_per_s", value: (events / decode).rounded(), unit: "events/s", goal: .none),
             Metric(name: "compile.timeline_bytes", value: Double(bytes.count), unit: "bytes", goal: .none),
-            Metric(name: "compile.timeline_keyframes", value: Double(timeline?.keyframes.count ?? 0), unit: "count", goal: .none),
-            Metric(name: "compile.peak_memory_over_file_size", value: Double(peak) / Double(data.count), unit: "ratio", goal: .atMost(10)),
+            Metric(
+                name: "compile.timeline_keyframes", value: Double(timeline?.keyframes.count ?? 0), unit: "count",
+                goal: .none),
+            Metric(
+                name: "compile.peak_memory_over_file_size", value: Double(peak) / Double(data.count), unit: "ratio",
+                goal: .atMost(10)),
         ]
     }
 
@@ -88,10 +110,14 @@ enum CompileBench {
         }
         guard !ratios.isEmpty else { return [] }
         ratios.sort()
-        let median = ratios.count % 2 == 1 ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
+        let median =
+            ratios.count % 2 == 1
+            ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
         return [
             Metric(name: "compile.corpus_median_ahap_over_timeline", value: median, unit: "ratio", goal: .atLeast(25)),
-            Metric(name: "compile.corpus_share_smaller_than_gzip9", value: Double(smaller) / Double(ratios.count), unit: "share", goal: .atLeast(0.95)),
+            Metric(
+                name: "compile.corpus_share_smaller_than_gzip9", value: Double(smaller) / Double(ratios.count),
+                unit: "share", goal: .atLeast(0.95)),
         ]
     }
 

@@ -1,16 +1,20 @@
 import Foundation
 import Thrum
 import ThrumSimulator
+import ThrumTesting
 import ThrumTransport
 import ThrumWire
-import ThrumTesting
 
 /// `thrum-bench latency`: the engine against the embedded simulator over an emulated line, in
 /// virtual time (engine, link and board on one manual clock; 100 µs steps). What the board
 /// rendered is read from its ticks (`TraceTap`), so every latency runs from the host's call to
 /// the first tick that shows the change.
 var latencySuite: Suite {
-    Suite(name: "latency", summary: "start, dynamic-parameter and scheduled-start latency over 115,200 baud and a USB-like line (virtual time)") {
+    Suite(
+        name: "latency",
+        summary:
+            "start, dynamic-parameter and scheduled-start latency over 115,200 baud and a USB-like line (virtual time)"
+    ) {
         try runBlocking {
             var metrics: [Metric] = []
             for (label, line) in [("115200", LineModel(baudRate: 115_200)), ("usb", LineModel.usb)] {
@@ -48,7 +52,8 @@ final class LatencyBench: @unchecked Sendable {
 
     /// Seconds a frame of `bytes` needs on this line: its byte time, plus latency and one USB frame.
     func wireTime(bytes: Int) -> Double {
-        Double(bytes) * Double(line.byteNanoseconds) / 1e9 + Double(line.latencyMicroseconds + line.frameMicroseconds) / 1e6
+        Double(bytes) * Double(line.byteNanoseconds) / 1e9 + Double(line.latencyMicroseconds + line.frameMicroseconds)
+            / 1e6
     }
 
     /// An engine and a board on one manual clock. Board time is clock time less `origin`, the
@@ -62,10 +67,13 @@ final class LatencyBench: @unchecked Sendable {
         let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
         let origin = Origin()
         let engine = HapticEngine(manualClock: clock, lineRate: line.baudRate) {
-            (host, Task {
-                origin.seconds = clock.now.offset.secondsDouble
-                try? await server.run(on: clock)
-            })
+            (
+                host,
+                Task {
+                    origin.seconds = clock.now.offset.secondsDouble
+                    try? await server.run(on: clock)
+                }
+            )
         }
         try await clock.drive(step: step, yields: 50) { try await engine.start() }
         originSeconds = origin.seconds
@@ -102,7 +110,9 @@ final class LatencyBench: @unchecked Sendable {
         // An uncached small pattern: upload (begin, chunk, commit, each answered) and then start.
         var uncachedLatencies: [Double] = []
         for index in 0..<10 {
-            let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.05 + Double(index) * 0.001, intensity: 1)])
+            let pattern = HapticPattern(events: [
+                .continuous(at: 0, duration: 0.05 + Double(index) * 0.001, intensity: 1)
+            ])
             let player = try await engine.makePlayer(with: pattern)
             let sent = clock.now.offset.secondsDouble
             try await clock.drive(step: step, yields: 50) { try await player.start(atTime: 0) }
@@ -110,23 +120,34 @@ final class LatencyBench: @unchecked Sendable {
             if let first = firstTick(tap, from: sent, where: { $0 > 0 }) { uncachedLatencies.append(first - sent) }
         }
         try await clock.drive(step: step, yields: 50) { await engine.stop() }
-        let startBytes = Self.frameBytes(.playerStart(tag: 1, player: 0, handle: 0, atTime: 0, position: 0), channel: .reliable)
+        let startBytes = Self.frameBytes(
+            .playerStart(tag: 1, player: 0, handle: 0, atTime: 0, position: 0), channel: .reliable)
         let wire = wireTime(bytes: startBytes)
-        let uncachedBytes = startBytes + 3 * 20 + cached.timelineSize  // begin, chunk and commit frames around the timeline
+        // Begin, chunk and commit frames around the timeline.
+        let uncachedBytes = startBytes + 3 * 20 + cached.timelineSize
         return [
             Metric(name: "latency.\(label).start_cached_wire_ms", value: wire * 1000, unit: "ms", goal: .none),
-            Metric(name: "latency.\(label).start_cached_min_ms", value: (cachedLatencies.min() ?? .infinity) * 1000, unit: "ms", goal: .none),
-            Metric(name: "latency.\(label).start_cached_max_ms", value: (cachedLatencies.max() ?? .infinity) * 1000, unit: "ms",
-                   goal: .atMost((wire + tick) * 1000)),
-            Metric(name: "latency.\(label).start_uncached_wire_ms", value: wireTime(bytes: uncachedBytes) * 1000, unit: "ms", goal: .none),
-            Metric(name: "latency.\(label).start_uncached_max_ms", value: (uncachedLatencies.max() ?? .infinity) * 1000, unit: "ms", goal: .none),
+            Metric(
+                name: "latency.\(label).start_cached_min_ms", value: (cachedLatencies.min() ?? .infinity) * 1000,
+                unit: "ms", goal: .none),
+            Metric(
+                name: "latency.\(label).start_cached_max_ms", value: (cachedLatencies.max() ?? .infinity) * 1000,
+                unit: "ms",
+                goal: .atMost((wire + tick) * 1000)),
+            Metric(
+                name: "latency.\(label).start_uncached_wire_ms", value: wireTime(bytes: uncachedBytes) * 1000,
+                unit: "ms", goal: .none),
+            Metric(
+                name: "latency.\(label).start_uncached_max_ms", value: (uncachedLatencies.max() ?? .infinity) * 1000,
+                unit: "ms", goal: .none),
         ]
     }
 
     /// 1,000 real-time intensity updates a second for 10 s to a playing continuous player.
     func parameterLatency() async throws -> [Metric] {
         let (clock, tap, engine) = try await setUp()
-        let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1)]))
+        let player = try await engine.makeAdvancedPlayer(
+            with: HapticPattern(events: [.continuous(at: 0, duration: 30, intensity: 1)]))
         try await clock.drive(step: step, yields: 50) { try await player.start(atTime: 0) }
         await clock.pass(.milliseconds(50), step: step, yields: 50)
         var sent: [(time: Double, value: Double)] = []
@@ -135,7 +156,9 @@ final class LatencyBench: @unchecked Sendable {
             let value = Float(0.2 + 0.6 * Double((index * 37) % 101) / 100)
             let time = clock.now.offset.secondsDouble
             try await clock.drive(step: step, yields: 50) {
-                try await player.sendRealtimeParameters([DynamicParameter(.hapticIntensityControl, value: value, time: 0)])
+                try await player.sendRealtimeParameters([
+                    DynamicParameter(.hapticIntensityControl, value: value, time: 0)
+                ])
             }
             sent.append((time, Double(value)))
             let next = Duration.seconds(Double(index + 1) * 0.001) - (clock.now.offset - Duration.seconds(sent[0].time))
@@ -174,13 +197,22 @@ final class LatencyBench: @unchecked Sendable {
         }
         return [
             Metric(name: "latency.\(label).param_wire_ms", value: wire * 1000, unit: "ms", goal: .none),
-            Metric(name: "latency.\(label).param_p50_ms", value: percentile(latencies, 0.5) * 1000, unit: "ms", goal: .none),
-            Metric(name: "latency.\(label).param_p99_ms", value: percentile(latencies, 0.99) * 1000, unit: "ms",
-                   goal: .atMost((wire + tick + 0.0005) * 1000)),
-            Metric(name: "latency.\(label).param_rendered_share", value: Double(latencies.count) / Double(sent.count), unit: "share", goal: .none),
-            Metric(name: "latency.\(label).param_backlog_growth_ms", value: (percentile(lastSecond, 0.5) - percentile(firstSecond, 0.5)) * 1000,
-                   unit: "ms", goal: .atMost(0.5)),
-            Metric(name: "latency.\(label).param_frames_sent", value: Double(statistics.framesSent), unit: "frames", goal: .none),
+            Metric(
+                name: "latency.\(label).param_p50_ms", value: percentile(latencies, 0.5) * 1000, unit: "ms", goal: .none
+            ),
+            Metric(
+                name: "latency.\(label).param_p99_ms", value: percentile(latencies, 0.99) * 1000, unit: "ms",
+                goal: .atMost((wire + tick + 0.0005) * 1000)),
+            Metric(
+                name: "latency.\(label).param_rendered_share", value: Double(latencies.count) / Double(sent.count),
+                unit: "share", goal: .none),
+            Metric(
+                name: "latency.\(label).param_backlog_growth_ms",
+                value: (percentile(lastSecond, 0.5) - percentile(firstSecond, 0.5)) * 1000,
+                unit: "ms", goal: .atMost(0.5)),
+            Metric(
+                name: "latency.\(label).param_frames_sent", value: Double(statistics.framesSent), unit: "frames",
+                goal: .none),
         ]
     }
 
@@ -188,7 +220,8 @@ final class LatencyBench: @unchecked Sendable {
     /// must be that very tick (the board's clock and the engine's estimate agree).
     func scheduledStarts() async throws -> [Metric] {
         let (clock, tap, engine) = try await setUp()
-        let player = try await engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 0.02, intensity: 1)]))
+        let player = try await engine.makePlayer(
+            with: HapticPattern(events: [.continuous(at: 0, duration: 0.02, intensity: 1)]))
         var errors: [Double] = []
         for _ in 0..<50 {
             let now = await engine.currentTime
@@ -204,7 +237,9 @@ final class LatencyBench: @unchecked Sendable {
         let sorted = errors.sorted()
         let p99 = sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * 0.99))]
         return [
-            Metric(name: "latency.\(label).scheduled_start_error_p99_ms", value: p99 * 1000, unit: "ms", goal: .atMost(0.5)),
+            Metric(
+                name: "latency.\(label).scheduled_start_error_p99_ms", value: p99 * 1000, unit: "ms", goal: .atMost(0.5)
+            )
         ]
     }
 

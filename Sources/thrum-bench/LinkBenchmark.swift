@@ -1,5 +1,5 @@
-import ThrumWire
 import ThrumTesting
+import ThrumWire
 
 /// Issue 3 §5: the link over a virtual serial line in virtual time (deterministic, seeded).
 extension Suite {
@@ -24,17 +24,28 @@ enum LinkBenchmark {
     static func run() throws -> [Metric] {
         var metrics: [Metric] = []
         let clean = try transfer(baud: 1_000_000, faults: .none, seed: 1)
-        metrics.append(Metric(name: "link.wire_efficiency_64k", value: Double(clean.dataBytes) / Double(clean.forwardLineBytes), unit: "ratio", goal: .atLeast(0.95)))
-        metrics.append(Metric(name: "link.reverse_bytes_per_data_byte", value: Double(clean.reverseLineBytes) / Double(clean.dataBytes), unit: "ratio", goal: .none))
+        metrics.append(
+            Metric(
+                name: "link.wire_efficiency_64k", value: Double(clean.dataBytes) / Double(clean.forwardLineBytes),
+                unit: "ratio", goal: .atLeast(0.95)))
+        metrics.append(
+            Metric(
+                name: "link.reverse_bytes_per_data_byte",
+                value: Double(clean.reverseLineBytes) / Double(clean.dataBytes), unit: "ratio", goal: .none))
 
         for baud in [115_200.0, 1_000_000.0] {
             let sweep = try UploadSweep(
                 seeds: 1...faultSeedCount, cleanSeed: baud == 1_000_000 ? 1 : 2,
                 upload: { try transfer(baud: baud, faults: $1, seed: $0) }, faults: .issue3)
             let lineRate = baud / 10
-            metrics.append(Metric(name: "link.throughput_share_\(Int(baud))", value: sweep.clean.throughput / lineRate, unit: "ratio", goal: .atLeast(0.90)))
-            metrics.append(Metric(name: "link.clean_completion_\(Int(baud))", value: sweep.clean.seconds, unit: "s", goal: .none))
-            metrics += faultSweepMetrics(sweep, name: "link.faulty", suffix: "_\(Int(baud))", throughputGoal: .atLeast(0.7))
+            metrics.append(
+                Metric(
+                    name: "link.throughput_share_\(Int(baud))", value: sweep.clean.throughput / lineRate, unit: "ratio",
+                    goal: .atLeast(0.90)))
+            metrics.append(
+                Metric(name: "link.clean_completion_\(Int(baud))", value: sweep.clean.seconds, unit: "s", goal: .none))
+            metrics += faultSweepMetrics(
+                sweep, name: "link.faulty", suffix: "_\(Int(baud))", throughputGoal: .atLeast(0.7))
         }
 
         // The other reading of "1 % byte corruption": every byte independently, on top of the frame faults.
@@ -51,17 +62,25 @@ enum LinkBenchmark {
             harshWorst = min(harshWorst, harsh.completed ? harsh.throughput / 100_000 : 0)
             harshChunk = max(harshChunk, harsh.meanChunk)
         }
-        metrics.append(Metric(name: "link.byte_corruption_1pct_completes", value: harshCompleted ? 1 : 0, unit: "bool", goal: .atLeast(1)))
+        metrics.append(
+            Metric(
+                name: "link.byte_corruption_1pct_completes", value: harshCompleted ? 1 : 0, unit: "bool",
+                goal: .atLeast(1)))
         // Reported, not targeted: the issue's throughput target reads "1% byte corruption" as 1% of
         // frames (the fault runs above). Per byte, no framed protocol with 14 bytes of overhead per
         // frame reaches half its clean rate (PROTOCOL.md §13); this figure tracks how close we get.
-        metrics.append(Metric(name: "link.byte_corruption_1pct_throughput_share", value: harshWorst, unit: "ratio", goal: .none))
-        metrics.append(Metric(name: "link.byte_corruption_1pct_mean_chunk", value: harshChunk, unit: "bytes", goal: .none))
+        metrics.append(
+            Metric(name: "link.byte_corruption_1pct_throughput_share", value: harshWorst, unit: "ratio", goal: .none))
+        metrics.append(
+            Metric(name: "link.byte_corruption_1pct_mean_chunk", value: harshChunk, unit: "bytes", goal: .none))
         // Fixed 64-byte chunks, all queued at once: the transfer that crawled on one seed in a hundred while
         // the retransmission timeout swung (LinkTransferTests). Its throughput is reported, not targeted.
         let crawl = try UploadSweep(
             seeds: 1...byteSeedCount,
-            upload: { try transfer(baud: 1_000_000, faults: $1, seed: $0, limit: .seconds(3600), chunkPayload: 64, queueAhead: .max) },
+            upload: {
+                try transfer(
+                    baud: 1_000_000, faults: $1, seed: $0, limit: .seconds(3600), chunkPayload: 64, queueAhead: .max)
+            },
             faults: perByte)
         metrics += faultSweepMetrics(crawl, name: "link.byte_corruption_1pct_64b", suffix: "", throughputGoal: .none)
         metrics.append(Metric(name: "link.clean_mean_chunk", value: clean.meanChunk, unit: "bytes", goal: .none))
@@ -73,17 +92,22 @@ enum LinkBenchmark {
             worstP99 = max(worstP99, percentile(errors, 0.99))
             worstMax = max(worstMax, errors.max() ?? 0)
         }
-        metrics.append(Metric(name: "link.clock_sync_error_p99_after_2s", value: worstP99 / 1000, unit: "ms", goal: .atMost(0.5)))
-        metrics.append(Metric(name: "link.clock_sync_error_max_after_2s", value: worstMax / 1000, unit: "ms", goal: .none))
+        metrics.append(
+            Metric(name: "link.clock_sync_error_p99_after_2s", value: worstP99 / 1000, unit: "ms", goal: .atMost(0.5)))
+        metrics.append(
+            Metric(name: "link.clock_sync_error_max_after_2s", value: worstMax / 1000, unit: "ms", goal: .none))
         return metrics
     }
 
-    static func makeSimulation(baud: Double, faults: VirtualLine.Faults, seed: UInt64, clock: SimulatedBoardClock) -> LinkSimulation {
+    static func makeSimulation(
+        baud: Double, faults: VirtualLine.Faults, seed: UInt64, clock: SimulatedBoardClock
+    ) -> LinkSimulation {
         var host = LinkConfiguration(role: .host)
         host.nonceSeed = seed
         return LinkSimulation(
             host: host,
-            board: LinkSimulation.boardConfiguration(maxPayload: boardMaxPayload, window: boardWindow, bootEpoch: UInt16(truncatingIfNeeded: seed)),
+            board: LinkSimulation.boardConfiguration(
+                maxPayload: boardMaxPayload, window: boardWindow, bootEpoch: UInt16(truncatingIfNeeded: seed)),
             toBoard: VirtualLine(baud: baud, latency: usbJitter, faults: faults, seed: seed &* 7 &+ 1),
             toHost: VirtualLine(baud: baud, latency: usbJitter, faults: faults, seed: seed &* 7 &+ 2),
             boardClock: clock)
@@ -92,13 +116,18 @@ enum LinkBenchmark {
     /// 64 KB of timeline bytes as UPLOAD_CHUNK messages (see `SimulatedUpload`); time from the first chunk to
     /// the last delivery.
     static func transfer(
-        baud: Double, faults: VirtualLine.Faults, seed: UInt64, limit: Duration = .seconds(120), chunkPayload: Int? = nil,
+        baud: Double, faults: VirtualLine.Faults, seed: UInt64, limit: Duration = .seconds(120),
+        chunkPayload: Int? = nil,
         queueAhead: Int = LinkBenchmark.queueAhead
     ) throws -> TransferResult {
-        var simulation = makeSimulation(baud: baud, faults: faults, seed: seed, clock: SimulatedBoardClock(offset: 5e8, driftPPM: 40))
+        var simulation = makeSimulation(
+            baud: baud, faults: faults, seed: seed, clock: SimulatedBoardClock(offset: 5e8, driftPPM: 40))
         let upload = SimulatedUpload(
-            data: SimulatedUpload.randomData(size: 65536, seed: seed), queueAhead: queueAhead, limit: limit, chunkPayload: chunkPayload)
-        guard let outcome = try upload.run(over: &simulation) else { throw BenchmarkError(what: "no handshake at \(baud) baud, seed \(seed)") }
+            data: SimulatedUpload.randomData(size: 65536, seed: seed), queueAhead: queueAhead, limit: limit,
+            chunkPayload: chunkPayload)
+        guard let outcome = try upload.run(over: &simulation) else {
+            throw BenchmarkError(what: "no handshake at \(baud) baud, seed \(seed)")
+        }
         return outcome
     }
 
@@ -109,23 +138,39 @@ enum LinkBenchmark {
     /// arrived bit-exact, the slowest seed's throughput against the clean line's (`throughputGoal`), the
     /// median's, the slowest time against the median's (at most twice), which seed was slowest, and the most
     /// timeouts and retransmissions of a run.
-    static func faultSweepMetrics(_ sweep: UploadSweep, name: String, suffix: String, throughputGoal: Metric.Goal) -> [Metric] {
+    static func faultSweepMetrics(
+        _ sweep: UploadSweep, name: String, suffix: String, throughputGoal: Metric.Goal
+    ) -> [Metric] {
         guard let slowest = sweep.slowest else { return [] }
         let median = sweep.medianSeconds
         var shareAtGoal: [Metric] = []
         if case .atLeast(let target) = throughputGoal {
             let atGoal = sweep.runs.filter { sweep.throughputRatio(seconds: $0.outcome.seconds) >= target }.count
-            shareAtGoal = [Metric(name: "\(name)_share_of_seeds_at_target\(suffix)", value: Double(atGoal) / Double(sweep.runs.count), unit: "ratio", goal: .none)]
+            shareAtGoal = [
+                Metric(
+                    name: "\(name)_share_of_seeds_at_target\(suffix)", value: Double(atGoal) / Double(sweep.runs.count),
+                    unit: "ratio", goal: .none)
+            ]
         }
         return shareAtGoal + [
             Metric(name: "\(name)_completes\(suffix)", value: sweep.allIntact ? 1 : 0, unit: "bool", goal: .atLeast(1)),
-            Metric(name: "\(name)_throughput_vs_clean\(suffix)", value: sweep.throughputRatio(seconds: slowest.outcome.seconds), unit: "ratio", goal: throughputGoal),
-            Metric(name: "\(name)_median_throughput_vs_clean\(suffix)", value: sweep.throughputRatio(seconds: median), unit: "ratio", goal: throughputGoal),
-            Metric(name: "\(name)_worst_vs_median_time\(suffix)", value: slowest.outcome.seconds / median, unit: "ratio", goal: .atMost(2)),
+            Metric(
+                name: "\(name)_throughput_vs_clean\(suffix)",
+                value: sweep.throughputRatio(seconds: slowest.outcome.seconds), unit: "ratio", goal: throughputGoal),
+            Metric(
+                name: "\(name)_median_throughput_vs_clean\(suffix)", value: sweep.throughputRatio(seconds: median),
+                unit: "ratio", goal: throughputGoal),
+            Metric(
+                name: "\(name)_worst_vs_median_time\(suffix)", value: slowest.outcome.seconds / median, unit: "ratio",
+                goal: .atMost(2)),
             Metric(name: "\(name)_worst_seed\(suffix)", value: Double(slowest.seed), unit: "seed", goal: .none),
             Metric(name: "\(name)_seeds\(suffix)", value: Double(sweep.runs.count), unit: "count", goal: .none),
-            Metric(name: "\(name)_max_timeouts\(suffix)", value: Double(sweep.runs.map(\.outcome.timeouts).max() ?? 0), unit: "count", goal: .none),
-            Metric(name: "\(name)_retransmissions\(suffix)", value: Double(sweep.runs.map(\.outcome.retransmissions).max() ?? 0), unit: "frames", goal: .none),
+            Metric(
+                name: "\(name)_max_timeouts\(suffix)", value: Double(sweep.runs.map(\.outcome.timeouts).max() ?? 0),
+                unit: "count", goal: .none),
+            Metric(
+                name: "\(name)_retransmissions\(suffix)",
+                value: Double(sweep.runs.map(\.outcome.retransmissions).max() ?? 0), unit: "frames", goal: .none),
         ]
     }
 

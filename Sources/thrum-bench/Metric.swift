@@ -26,8 +26,10 @@ struct Metric {
     var line: String {
         let shown = Metric.format(value)
         switch goal {
-        case .atLeast(let target): return "METRIC \(name) \(shown) \(unit) target >=\(Metric.format(target)) \(passed ? "PASS" : "FAIL")"
-        case .atMost(let target): return "METRIC \(name) \(shown) \(unit) target <=\(Metric.format(target)) \(passed ? "PASS" : "FAIL")"
+        case .atLeast(let target):
+            return "METRIC \(name) \(shown) \(unit) target >=\(Metric.format(target)) \(passed ? "PASS" : "FAIL")"
+        case .atMost(let target):
+            return "METRIC \(name) \(shown) \(unit) target <=\(Metric.format(target)) \(passed ? "PASS" : "FAIL")"
         case .none: return "METRIC \(name) \(shown) \(unit) target none PASS"
         }
     }

@@ -3,27 +3,37 @@ import ThrumModel
 /// How fast the reference renderer produces samples (release build): it is the oracle for
 /// differential tests and the source of `thrum render` plots, so long patterns at high rates
 /// must stay quick.
-var rendererSuite: Suite { Suite(name: "renderer", summary: "reference renderer throughput") {
-    let dense = RendererBenchPatterns.dense()
-    let denseSamples = 8_000 * 10
-    let denseSeconds = RendererBenchPatterns.seconds {
-        _ = ReferenceRenderer.render(dense, sampleRate: 8_000, duration: 10)
+var rendererSuite: Suite {
+    Suite(name: "renderer", summary: "reference renderer throughput") {
+        let dense = RendererBenchPatterns.dense()
+        let denseSamples = 8_000 * 10
+        let denseSeconds = RendererBenchPatterns.seconds {
+            _ = ReferenceRenderer.render(dense, sampleRate: 8_000, duration: 10)
+        }
+        let looping = [
+            Playback(
+                pattern: RendererBenchPatterns.curvy(), startTime: 0, playbackRate: 1.5, loop: LoopSettings(),
+                runtimeControls: [
+                    .curve(
+                        .hapticIntensityControl,
+                        controlPoints: [
+                            ControlPoint(time: 0, value: 1), ControlPoint(time: 5, value: 0.2),
+                        ], at: 1)
+                ])
+        ]
+        let loopSeconds = RendererBenchPatterns.seconds {
+            _ = ReferenceRenderer.render(looping, channels: 1, sampleRate: 8_000, from: 0, to: 10)
+        }
+        return [
+            Metric(
+                name: "renderer.dense_samples_per_s", value: (Double(denseSamples) / denseSeconds).rounded(),
+                unit: "samples/s", goal: .atLeast(500_000)),
+            Metric(
+                name: "renderer.loop_curves_samples_per_s", value: (Double(denseSamples) / loopSeconds).rounded(),
+                unit: "samples/s", goal: .atLeast(500_000)),
+        ]
     }
-    let looping = [Playback(
-        pattern: RendererBenchPatterns.curvy(), startTime: 0, playbackRate: 1.5, loop: LoopSettings(),
-        runtimeControls: [.curve(.hapticIntensityControl, controlPoints: [
-            ControlPoint(time: 0, value: 1), ControlPoint(time: 5, value: 0.2),
-        ], at: 1)])]
-    let loopSeconds = RendererBenchPatterns.seconds {
-        _ = ReferenceRenderer.render(looping, channels: 1, sampleRate: 8_000, from: 0, to: 10)
-    }
-    return [
-        Metric(name: "renderer.dense_samples_per_s", value: (Double(denseSamples) / denseSeconds).rounded(),
-               unit: "samples/s", goal: .atLeast(500_000)),
-        Metric(name: "renderer.loop_curves_samples_per_s", value: (Double(denseSamples) / loopSeconds).rounded(),
-               unit: "samples/s", goal: .atLeast(500_000)),
-    ]
-} }
+}
 
 enum RendererBenchPatterns {
     /// 10 s of a busy pattern: 50 transients per second over 4 overlapping enveloped continuous events.

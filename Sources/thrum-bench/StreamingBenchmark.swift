@@ -1,9 +1,9 @@
 import Foundation
 import Thrum
 import ThrumSimulator
+import ThrumTesting
 import ThrumTimeline
 import ThrumTransport
-import ThrumTesting
 
 /// `thrum-bench streaming`: every corpus pattern on a board whose timeline memory is smaller than
 /// the pattern, so it plays streamed (PROTOCOL.md §5.4), over an emulated 115,200-baud UART in
@@ -13,7 +13,11 @@ import ThrumTesting
 /// and not played. `THRUM_BENCH_ONLY=NAME` plays only the corpus files whose names contain NAME. Counts late pieces (underruns) and compares every rendered tick with the firmware's
 /// rendering of the whole pattern.
 var streamingSuite: Suite {
-    Suite(name: "streaming", summary: "every corpus pattern streamed to a board with less memory than it needs, at 115,200 baud (virtual time)") {
+    Suite(
+        name: "streaming",
+        summary:
+            "every corpus pattern streamed to a board with less memory than it needs, at 115,200 baud (virtual time)"
+    ) {
         let files = Repository.corpusFiles("ahap", "haptic")
         guard !files.isEmpty else {
             print("# streaming: no corpus at \(Repository.corpus.path); skipped")
@@ -55,7 +59,9 @@ struct StreamingBench: Sendable {
             do {
                 outcome = try await play(pattern, whole: whole, duration: timeline.durationSeconds, memory: memory)
             } catch {
-                throw StreamingFailure(description: "\(file.lastPathComponent) (\(whole.count) bytes on \(memory) bytes of memory): \(error)")
+                throw StreamingFailure(
+                    description:
+                        "\(file.lastPathComponent) (\(whole.count) bytes on \(memory) bytes of memory): \(error)")
             }
             streamed += 1
             late += outcome.late
@@ -63,13 +69,16 @@ struct StreamingBench: Sendable {
             pieces += outcome.pieces
             seconds += timeline.durationSeconds
             if outcome.late > 0 || outcome.mismatched > 0 {
-                print("# streaming: \(file.lastPathComponent): \(outcome.late) late, \(outcome.mismatched) ticks differ")
+                print(
+                    "# streaming: \(file.lastPathComponent): \(outcome.late) late, \(outcome.mismatched) ticks differ")
             }
         }
         return [
             Metric(name: "streaming.patterns_streamed", value: Double(streamed), unit: "count", goal: .none),
             Metric(name: "streaming.patterns_under_128_bytes", value: Double(tooSmall), unit: "count", goal: .none),
-            Metric(name: "streaming.patterns_that_cannot_be_cut_for_half_their_size", value: Double(uncuttable), unit: "count", goal: .none),
+            Metric(
+                name: "streaming.patterns_that_cannot_be_cut_for_half_their_size", value: Double(uncuttable),
+                unit: "count", goal: .none),
             Metric(name: "streaming.seconds_played", value: seconds, unit: "s", goal: .none),
             Metric(name: "streaming.pieces", value: Double(pieces), unit: "count", goal: .none),
             Metric(name: "streaming.late_pieces_115200", value: Double(late), unit: "count", goal: .atMost(0)),
@@ -91,7 +100,9 @@ struct StreamingBench: Sendable {
         board.line = LineModel(baudRate: baud)
         let (host, end) = InMemoryTransport.makePair(names: ("host", "board"))
         let server = try SimulatorServer(configuration: board, transport: end, tap: tap)
-        let engine = HapticEngine(manualClock: clock, lineRate: baud) { (host, Task { try? await server.run(on: clock) }) }
+        let engine = HapticEngine(manualClock: clock, lineRate: baud) {
+            (host, Task { try? await server.run(on: clock) })
+        }
         let events = engine.events
         try await clock.drive(step: step) { try await engine.start() }
         let player = try await engine.makePlayer(with: pattern)
@@ -120,7 +131,9 @@ struct StreamingBench: Sendable {
             let played = firstPlayed + index - firstExpected
             let intensity = played < ticks.count ? Float(ticks[played].intensity) : 0
             let sharpness = played < ticks.count ? Float(ticks[played].sharpness) : 0
-            if intensity != expected.intensity[index] || (intensity > 0 && sharpness != expected.sharpness[index]) { outcome.mismatched += 1 }
+            if intensity != expected.intensity[index] || (intensity > 0 && sharpness != expected.sharpness[index]) {
+                outcome.mismatched += 1
+            }
         }
         return outcome
     }

@@ -1,6 +1,6 @@
 import Foundation
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
 
 /// `thrum-bench transport`: how fast bytes move through the transports themselves, so that
 /// link figures measured over them are not limited by the transport.
@@ -28,7 +28,8 @@ private func transportMetrics() async throws -> [Metric] {
     metrics.append(Metric(name: "transport.pty.throughput", value: ptyRate, unit: "MB/s", goal: .atLeast(4)))
 
     let faults = FaultProfile(dropChunk: 0.05, corruptByte: 0.01, duplicateChunk: 0.02, garbageBurst: 0.02)
-    let (faultyA, faultyB) = try FaultInjectingTransport.pair(aToB: faults, bToA: .none, seed: 1, clock: ContinuousClock())
+    let (faultyA, faultyB) = try FaultInjectingTransport.pair(
+        aToB: faults, bToA: .none, seed: 1, clock: ContinuousClock())
     let faulty = try await measureThroughput(from: faultyA, to: faultyB, bytes: 16 << 20, exact: false)
     metrics.append(Metric(name: "transport.faults.throughput", value: faulty, unit: "MB/s", goal: .atLeast(40)))
 
@@ -36,8 +37,14 @@ private func transportMetrics() async throws -> [Metric] {
     // line rate, no more and not much less?
     for (baud, bytes) in [(115_200, 16 * 1024), (1_000_000, 64 * 1024)] {
         let share = try await measureThrottledShare(baud: baud, bytes: bytes)
-        metrics.append(Metric(name: "transport.throttle.share_of_line_rate_\(baud)", value: share, unit: "ratio", goal: .atLeast(0.97)))
-        metrics.append(Metric(name: "transport.throttle.excess_over_line_rate_\(baud)", value: max(0, share - 1), unit: "ratio", goal: .atMost(0.01)))
+        metrics.append(
+            Metric(
+                name: "transport.throttle.share_of_line_rate_\(baud)", value: share, unit: "ratio", goal: .atLeast(0.97)
+            ))
+        metrics.append(
+            Metric(
+                name: "transport.throttle.excess_over_line_rate_\(baud)", value: max(0, share - 1), unit: "ratio",
+                goal: .atMost(0.01)))
     }
     return metrics
 }
@@ -64,7 +71,9 @@ private func measureThrottledShare(baud: Int, bytes: Int) async throws -> Double
 }
 
 /// Sends `bytes` in 4 KiB writes while the other end reads; MB/s of what was sent. Closes both.
-private func measureThroughput(from sender: any ByteTransport, to receiver: any ByteTransport, bytes: Int, exact: Bool = true) async throws -> Double {
+private func measureThroughput(
+    from sender: any ByteTransport, to receiver: any ByteTransport, bytes: Int, exact: Bool = true
+) async throws -> Double {
     let block = [UInt8](repeating: 0x5A, count: 4096)
     let start = ContinuousClock.now
     async let received: Int = {
@@ -85,20 +94,24 @@ private func measureThroughput(from sender: any ByteTransport, to receiver: any 
     let elapsed = ContinuousClock.now - start
     await sender.close()
     await receiver.close()
-    if exact, total < bytes { throw TransportError(.disconnected, device: receiver.name, detail: "only \(total) of \(bytes) bytes arrived") }
+    if exact, total < bytes {
+        throw TransportError(.disconnected, device: receiver.name, detail: "only \(total) of \(bytes) bytes arrived")
+    }
     return Double(sent) / 1e6 / seconds(elapsed)
 }
 
 /// One byte out, one byte back, `count` times; round-trip times in microseconds.
-private func measureRoundTrips(_ a: any ByteTransport, _ b: any ByteTransport, count: Int) async throws -> (p50: Double, p99: Double) {
+private func measureRoundTrips(
+    _ a: any ByteTransport, _ b: any ByteTransport, count: Int
+) async throws -> (p50: Double, p99: Double) {
     let echo = Task {
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             let chunk = try await b.read()
             try await b.write(chunk)
         }
     }
     var samples: [Double] = []
-    for index in 0 ..< count {
+    for index in 0..<count {
         let start = ContinuousClock.now
         try await a.write([UInt8(truncatingIfNeeded: index)])
         _ = try await a.read()

@@ -27,7 +27,10 @@ if requested.contains("--help") || requested.contains("-h") {
 }
 let unknown = requested.filter { name in !suites.contains { $0.name == name } }
 if !unknown.isEmpty {
-    FileHandle.standardError.write(Data("thrum-bench: unknown suite(s) \(unknown.joined(separator: ", ")); known: \(suites.map(\.name).joined(separator: ", "))\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "thrum-bench: unknown suite(s) \(unknown.joined(separator: ", ")); known: \(suites.map(\.name).joined(separator: ", "))\n"
+                .utf8))
     exit(2)
 }
 var allPassed = true

@@ -78,7 +78,9 @@ final class FeedbackManager {
             // Re-entrant: this call blocks until the board has the start.
             let count = MainThreadCounter.shared.increment()
             if count < times {
-                do { try player.start(atTime: CHHapticTimeImmediate) } catch { DispatchQueue.main.async { self.lastError = error } }
+                do { try player.start(atTime: CHHapticTimeImmediate) } catch {
+                    DispatchQueue.main.async { self.lastError = error }
+                }
             } else {
                 done()
             }
@@ -93,8 +95,16 @@ final class HandlerThreads: @unchecked Sendable {
     static let shared = HandlerThreads()
     private let lock = NSLock()
     private var seen: [Bool] = []
-    func record(isMain: Bool) { lock.lock(); seen.append(isMain); lock.unlock() }
-    var wereMain: [Bool] { lock.lock(); defer { lock.unlock() }; return seen }
+    func record(isMain: Bool) {
+        lock.lock()
+        seen.append(isMain)
+        lock.unlock()
+    }
+    var wereMain: [Bool] {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
+    }
 }
 
 /// A counter that handlers on any queue may bump (apps write this with a lock).
@@ -102,7 +112,11 @@ final class MainThreadCounter: @unchecked Sendable {
     static let shared = MainThreadCounter()
     private let lock = NSLock()
     private var value = 0
-    func reset() { lock.lock(); value = 0; lock.unlock() }
+    func reset() {
+        lock.lock()
+        value = 0
+        lock.unlock()
+    }
     func increment() -> Int {
         lock.lock()
         defer { lock.unlock() }
@@ -121,7 +135,9 @@ final class DecodedControlPoint: CHHapticParameterCurve.ControlPoint, Decodable 
 
     required init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        super.init(relativeTime: try container.decode(TimeInterval.self, forKey: .time), value: try container.decode(Float.self, forKey: .value))
+        super.init(
+            relativeTime: try container.decode(TimeInterval.self, forKey: .time),
+            value: try container.decode(Float.self, forKey: .value))
     }
 }
 
@@ -151,7 +167,8 @@ final class DecodedEvent: CHHapticEvent, Decodable {
         let type = CHHapticEvent.EventType(rawValue: try container.decode(String.self, forKey: .type))
         let parameters = try container.decodeIfPresent([DecodedEventParameter].self, forKey: .parameters) ?? []
         super.init(
-            eventType: type, parameters: parameters, relativeTime: try container.decode(TimeInterval.self, forKey: .time),
+            eventType: type, parameters: parameters,
+            relativeTime: try container.decode(TimeInterval.self, forKey: .time),
             duration: try container.decodeIfPresent(TimeInterval.self, forKey: .duration) ?? 0)
     }
 }
@@ -183,7 +200,8 @@ final class DecodedDynamicParameter: CHHapticDynamicParameter, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         super.init(
             parameterID: CHHapticDynamicParameter.ID(rawValue: try container.decode(String.self, forKey: .id)),
-            value: try container.decode(Float.self, forKey: .value), relativeTime: try container.decode(TimeInterval.self, forKey: .time))
+            value: try container.decode(Float.self, forKey: .value),
+            relativeTime: try container.decode(TimeInterval.self, forKey: .time))
     }
 }
 
@@ -232,7 +250,8 @@ enum HapticsPlugin {
     static let start: @convention(c) (UnsafeMutableRawPointer?) -> Int = { pointer in
         guard let pointer else { return -1 }
         do {
-            try Unmanaged<CHHapticPatternPlayer>.fromOpaque(pointer).takeUnretainedValue().start(atTime: CHHapticTimeImmediate)
+            try Unmanaged<CHHapticPatternPlayer>.fromOpaque(pointer).takeUnretainedValue().start(
+                atTime: CHHapticTimeImmediate)
             return 0
         } catch {
             return (error as NSError).code
@@ -275,8 +294,14 @@ enum PatternDictionaries {
                         .time: 0.0,
                         .eventDuration: 1.0,
                         .eventParameters: [
-                            [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticIntensity, .parameterValue: intensity],
-                            [CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticSharpness, .parameterValue: 0.0],
+                            [
+                                CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticIntensity,
+                                .parameterValue: intensity,
+                            ],
+                            [
+                                CHHapticPattern.Key.parameterID: CHHapticEvent.ParameterID.hapticSharpness,
+                                .parameterValue: 0.0,
+                            ],
                         ],
                     ] as [CHHapticPattern.Key: Any]
                 ],

@@ -15,7 +15,9 @@ struct ClientTests {
             let manager = FeedbackManager(engine: board.engine)
             try manager.playTapThenStop()
         }
-        try await board.wait { FeedbackManager.finishedCalls == 1 && FeedbackManager.stopReasons == [.notifyWhenFinished] }
+        try await board.wait {
+            FeedbackManager.finishedCalls == 1 && FeedbackManager.stopReasons == [.notifyWhenFinished]
+        }
         #expect(HandlerThreads.shared.wereMain.last == false, "Core Haptics calls handlers on an internal queue")
     }
 
@@ -69,7 +71,9 @@ struct ClientTests {
         try await board.clock.drive { try await engine.start() }
         try await board.onMain { try engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0) }
         try await board.clock.drive { try await engine.stop() }
-        await #expect(throws: CHHapticError.self) { try await board.onMain { try engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0) } }
+        await #expect(throws: CHHapticError.self) {
+            try await board.onMain { try engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0) }
+        }
     }
 
     @Test("an app's Decodable subclasses of the value classes read an AHAP file that plays")
@@ -157,7 +161,8 @@ struct ClientTests {
         #expect {
             try CHHapticPattern(dictionary: [.version: 1.0])
         } throws: { error in
-            (error as NSError).code == CHHapticError.Code.invalidPatternDictionary.rawValue && (error as NSError).domain == CHHapticErrorDomain
+            (error as NSError).code == CHHapticError.Code.invalidPatternDictionary.rawValue
+                && (error as NSError).domain == CHHapticErrorDomain
         }
     }
 
@@ -171,14 +176,16 @@ struct ClientTests {
               "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1.0},
                                   {"ParameterID": "HapticSharpness", "ParameterValue": 0}]}}]}
             """
-        let dictionary = try #require(try PatternDictionaries.fromJSON(text), "the cast to [CHHapticPattern.Key: Any] succeeds")
+        let dictionary = try #require(
+            try PatternDictionaries.fromJSON(text), "the cast to [CHHapticPattern.Key: Any] succeeds")
         #expect(dictionary[.version] != nil)
         let fromJSON = try CHHapticPattern(dictionary: dictionary)
         #expect(fromJSON.duration == 1.0)
         let exported = try fromJSON.exportDictionary()
         let roundTrip = try CHHapticPattern(dictionary: exported)
         #expect(NSDictionary(dictionary: try roundTrip.exportDictionary()) == NSDictionary(dictionary: exported))
-        #expect(CHHapticPattern.Key(rawValue: "Pattern") == .pattern && CHHapticPattern.Key.pattern.rawValue == "Pattern")
+        #expect(
+            CHHapticPattern.Key(rawValue: "Pattern") == .pattern && CHHapticPattern.Key.pattern.rawValue == "Pattern")
     }
 
     @Test("playPattern(from:) starts a stopped engine, as Core Haptics does")
@@ -200,8 +207,16 @@ struct ClientTests {
 final class Latch: @unchecked Sendable {
     private let lock = NSLock()
     private var opened = false
-    var isOpen: Bool { lock.lock(); defer { lock.unlock() }; return opened }
-    func open() { lock.lock(); opened = true; lock.unlock() }
+    var isOpen: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return opened
+    }
+    func open() {
+        lock.lock()
+        opened = true
+        lock.unlock()
+    }
 }
 
 /// Hands a main-actor object back to the test (it is only read on the main actor).

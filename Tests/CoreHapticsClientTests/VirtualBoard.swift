@@ -3,8 +3,8 @@
 import Foundation
 import Thrum
 import ThrumCoreHaptics
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
 
 struct VirtualBoard: Sendable {
     let clock = ManualClock()

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-import ThrumTesting
 import Synchronization
+import ThrumTesting
+
 @testable import ThrumCommands
 
 /// What a command printed and how it ended, as a user would see it.
@@ -50,7 +51,9 @@ private final class Capture: Sendable {
     let out = Mutex("")
     let err = Mutex("")
     var console: Console {
-        Console(writeOut: { text in self.out.withLock { $0 += text } }, writeErr: { text in self.err.withLock { $0 += text } })
+        Console(
+            writeOut: { text in self.out.withLock { $0 += text } },
+            writeErr: { text in self.err.withLock { $0 += text } })
     }
 
     func exitCode(for error: any Error) -> Int32 {

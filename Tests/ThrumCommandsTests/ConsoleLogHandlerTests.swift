@@ -1,11 +1,13 @@
 import Logging
 import Synchronization
 import Testing
+
 @testable import ThrumCommands
 
 @Suite("The tool's log handler")
 struct ConsoleLogHandlerTests {
-    @Test("warnings and errors print as the tool's warnings, the metadata but the device after them; info does not print")
+    @Test(
+        "warnings and errors print as the tool's warnings, the metadata but the device after them; info does not print")
     func format() {
         let printed = Mutex("")
         let console = Console(writeOut: { _ in }, writeErr: { text in printed.withLock { $0 += text } })
@@ -15,10 +17,11 @@ struct ConsoleLogHandlerTests {
         logger.error("the link is down: the device was lost")
         logger.info("started")
         logger.notice("stopped by itself")
-        #expect(printed.withLock { $0 } == """
-            thrum: warning: 1 audio event skipped: the board has no audio output (player: 2)
-            thrum: error: the link is down: the device was lost
+        #expect(
+            printed.withLock { $0 } == """
+                thrum: warning: 1 audio event skipped: the board has no audio output (player: 2)
+                thrum: error: the link is down: the device was lost
 
-            """)
+                """)
     }
 }

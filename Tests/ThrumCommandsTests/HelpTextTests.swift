@@ -1,11 +1,14 @@
 import Testing
+
 @testable import ThrumCommands
 
 @Suite("Help text")
 struct HelpTextTests {
     @Test func rootHelpListsEverySubcommand() {
         let help = ThrumCommand.helpMessage()
-        for name in ["demo", "validate", "compile", "inspect", "render", "sim", "play", "info", "flash", "ports", "stream"] {
+        for name in [
+            "demo", "validate", "compile", "inspect", "render", "sim", "play", "info", "flash", "ports", "stream",
+        ] {
             #expect(help.contains(name), "root help lacks \(name)")
         }
         #expect(help.contains("Core Haptics"))

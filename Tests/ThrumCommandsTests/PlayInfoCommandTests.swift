@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThrumCommands
 
 /// `thrum play` and `thrum info` against the embedded simulator, as a user runs them (real time:
@@ -22,7 +23,9 @@ struct PlayInfoCommandTests {
 
     @Test("play plays each file to its end and says so")
     func play() async throws {
-        let outcome = await runThrumAsync(["play", "--device", "sim", example("palette-transient.ahap"), example("nom-nom.ahap")])
+        let outcome = await runThrumAsync([
+            "play", "--device", "sim", example("palette-transient.ahap"), example("nom-nom.ahap"),
+        ])
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 4, "\(outcome.stdout)")
@@ -34,10 +37,12 @@ struct PlayInfoCommandTests {
         #expect(seconds >= 0.6 && seconds < 2, "\(done)")
     }
 
-    @Test("a device that is not there, or not an address, is an error naming it", arguments: [
-        (["--device", "/dev/thrum-no-such-board"], "/dev/thrum-no-such-board"),
-        (["--device", "COM3"], "is not a device address"),
-    ])
+    @Test(
+        "a device that is not there, or not an address, is an error naming it",
+        arguments: [
+            (["--device", "/dev/thrum-no-such-board"], "/dev/thrum-no-such-board"),
+            (["--device", "COM3"], "is not a device address"),
+        ])
     func badDevice(arguments: [String], words: String) async {
         let outcome = await runThrumAsync(["play"] + arguments + [example("slice.ahap")])
         #expect(outcome.exitCode == 1)
@@ -71,10 +76,15 @@ struct LiveMeterTests {
     @Test("bars are proportional and values are printed beside them")
     func meterLine() {
         let line = LiveMeter.line(intensity: 0.5, sharpness: 1, elapsed: 1.25)
-        #expect(line.hasPrefix("intensity " + String(repeating: "█", count: 10) + String(repeating: "·", count: 10) + " 0.50"), "\(line)")
+        #expect(
+            line.hasPrefix(
+                "intensity " + String(repeating: "█", count: 10) + String(repeating: "·", count: 10) + " 0.50"),
+            "\(line)")
         #expect(line.contains("sharpness " + String(repeating: "█", count: 20) + " 1.00"), "\(line)")
         #expect(line.hasSuffix("1.25 s"), "\(line)")
-        #expect(LiveMeter.line(intensity: 3, sharpness: -1, elapsed: 0).contains("█" + String(repeating: "█", count: 19) + " 3.00"), "bars clip, values do not")
+        #expect(
+            LiveMeter.line(intensity: 3, sharpness: -1, elapsed: 0).contains(
+                "█" + String(repeating: "█", count: 19) + " 3.00"), "bars clip, values do not")
     }
 }
 
@@ -90,7 +100,10 @@ struct KeyboardPaletteTests {
             #expect(goesOn)
         }
         #expect(palette.intensity == 0.7 && palette.sharpness == 0.6)
-        for _ in 0..<20 { _ = palette.apply(.up); _ = palette.apply(.left) }
+        for _ in 0..<20 {
+            _ = palette.apply(.up)
+            _ = palette.apply(.left)
+        }
         #expect(palette.intensity == 1 && palette.sharpness == 0)
         _ = palette.apply(.digit(3))
         #expect(palette.intensity == 0.3)

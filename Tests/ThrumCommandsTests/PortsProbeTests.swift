@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import ThrumTesting
 import Thrum
+import ThrumTesting
 import ThrumTransport
+
 @testable import ThrumCommands
 
 /// `thrum ports` probes every port at once and lists what each gave (`PortsCommand.probe`).
@@ -23,7 +24,8 @@ struct PortsProbeTests {
         let clock = ManualClock()
         let outcomes = try await clock.drive(limit: .seconds(5)) {
             await PortsCommand.probe([terminal.devicePath, missing]) { path in
-                try await HapticEngine.probe(DeviceAddress(parsing: path), timeout: 0.3, clock: ManualEngineClock(clock))
+                try await HapticEngine.probe(
+                    DeviceAddress(parsing: path), timeout: 0.3, clock: ManualEngineClock(clock))
             }
         }
         #expect(outcomes.count == 2)

@@ -10,7 +10,9 @@ struct RenderDemoTests {
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         let text = try String(contentsOf: svg, encoding: .utf8)
         #expect(text.hasPrefix("<?xml"))
-        for phrase in ["Intensity", "Sharpness", "Controls", "Events", "time (seconds)", "HapticIntensityControl", "0.50 s"] {
+        for phrase in [
+            "Intensity", "Sharpness", "Controls", "Events", "time (seconds)", "HapticIntensityControl", "0.50 s",
+        ] {
             #expect(text.contains(phrase), "plot lacks \(phrase)")
         }
         // The continuous slice event appears with its parameters as a hover title.
@@ -41,7 +43,9 @@ struct RenderDemoTests {
         #expect(outcome.stdout.contains("curves       1 (5 control points)"))
         #expect(outcome.stdout.contains("bytes compiled"))
         // Real time on a loaded machine: the board reports the end after the pattern's 0.5 s, a little late at worst.
-        let played = outcome.stdout.split(separator: "\n").first { $0.contains("played       on thrum simulator over the wire protocol, ended after") }
+        let played = outcome.stdout.split(separator: "\n").first {
+            $0.contains("played       on thrum simulator over the wire protocol, ended after")
+        }
         let seconds = played.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? 0
         #expect(seconds >= 0.5 && seconds < 3, "\(outcome.stdout)")
         let plot = try String(contentsOf: svg, encoding: .utf8)

@@ -4,7 +4,9 @@ import Testing
 @Suite("thrum validate")
 struct ValidateCommandTests {
     @Test func everyExampleIsClean() {
-        let names = ["slice", "nom-nom", "splash", "swish", "palette-continuous", "palette-transient", "bounce-collision"]
+        let names = [
+            "slice", "nom-nom", "splash", "swish", "palette-continuous", "palette-transient", "bounce-collision",
+        ]
         let outcome = runThrum(["validate"] + names.map { example("\($0).ahap") })
         #expect(outcome.exitCode == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(!outcome.stdout.contains("error:"))
@@ -13,14 +15,21 @@ struct ValidateCommandTests {
     @Test func diagnosticsNameFileSeverityAndLocation() throws {
         let folder = try scratchDirectory()
         let file = folder.appendingPathComponent("loud.ahap")
-        try Data(#"{"Version":1.0,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.5}]}}]}"#.utf8).write(to: file)
+        try Data(
+            #"{"Version":1.0,"Pattern":[{"Event":{"Time":0,"EventType":"HapticTransient","EventParameters":[{"ParameterID":"HapticIntensity","ParameterValue":1.5}]}}]}"#
+                .utf8
+        ).write(to: file)
         let standard = runThrum(["validate", file.path])
         #expect(standard.exitCode == 0)
-        #expect(standard.stdout.contains("\(file.path): warning: Pattern[0].Event.EventParameters[0].ParameterValue:"), "\(standard.stdout)")
+        #expect(
+            standard.stdout.contains("\(file.path): warning: Pattern[0].Event.EventParameters[0].ParameterValue:"),
+            "\(standard.stdout)")
 
         let strict = runThrum(["validate", "--strict", file.path])
         #expect(strict.exitCode == 1)
-        #expect(strict.stdout.contains("\(file.path): error: Pattern[0].Event.EventParameters[0].ParameterValue:"), "\(strict.stdout)")
+        #expect(
+            strict.stdout.contains("\(file.path): error: Pattern[0].Event.EventParameters[0].ParameterValue:"),
+            "\(strict.stdout)")
     }
 
     @Test func swishIsLintedInStrictModeForItsSixtySecondEvent() {

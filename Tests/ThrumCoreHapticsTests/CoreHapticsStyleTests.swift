@@ -72,7 +72,8 @@ struct CoreHapticsStyleTests {
         }
 
         func updateSwishPlayer(intensity: Float) throws {
-            let parameter = CHHapticDynamicParameter(parameterID: .hapticIntensityControl, value: intensity, relativeTime: 0)
+            let parameter = CHHapticDynamicParameter(
+                parameterID: .hapticIntensityControl, value: intensity, relativeTime: 0)
             try swishPlayer?.sendParameters([parameter], atTime: CHHapticTimeImmediate)
         }
 
@@ -133,10 +134,11 @@ struct CoreHapticsStyleTests {
         let engine = Self.simulatorEngine()
         try await onThread {
             try engine.start()
-            let pattern = try CHHapticPattern(events: [
-                CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: 0),
-                CHHapticEvent(eventType: .audioContinuous, parameters: [], relativeTime: 0, duration: 0.1),
-            ], parameters: [])
+            let pattern = try CHHapticPattern(
+                events: [
+                    CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: 0),
+                    CHHapticEvent(eventType: .audioContinuous, parameters: [], relativeTime: 0, duration: 0.1),
+                ], parameters: [])
             let early = try engine.makePlayer(with: pattern)
             engine.isMutedForHaptics = true
             try early.start(atTime: CHHapticTimeImmediate)
@@ -153,12 +155,17 @@ struct CoreHapticsStyleTests {
     func errorCodes() async throws {
         let engine = Self.simulatorEngine()
         try await onThread {
-            let pattern = try CHHapticPattern(events: [CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: 0)], parameters: [])
+            let pattern = try CHHapticPattern(
+                events: [CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: 0)], parameters: [])
             let player = try engine.makePlayer(with: pattern)
             #expect { try player.start(atTime: CHHapticTimeImmediate) } throws: { error in
                 (error as? CHHapticError)?.code == .engineNotRunning
             }
-            #expect { try CHHapticPattern(events: [CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: -1)], parameters: []) } throws: {
+            #expect {
+                try CHHapticPattern(
+                    events: [CHHapticEvent(eventType: .hapticTransient, parameters: [], relativeTime: -1)],
+                    parameters: [])
+            } throws: {
                 ($0 as? CHHapticError)?.code == .invalidEventTime
             }
             #expect { try CHHapticPattern(dictionary: ["Version": 1.0]) } throws: {
@@ -173,9 +180,11 @@ struct CoreHapticsStyleTests {
     @Test("audio resource options take CHHapticAudioResourceKey and Bool values; anything else is refused by name")
     func audioResourceOptions() throws {
         let engine = Self.simulatorEngine()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-options-\(UUID().uuidString).aiff")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-options-\(UUID().uuidString).aiff")
         try Data("not audio".utf8).write(to: url)
-        let id = try engine.registerAudioResource(url, options: [CHHapticAudioResourceKey.loopEnabled: true, "UseVolumeEnvelope": false])
+        let id = try engine.registerAudioResource(
+            url, options: [CHHapticAudioResourceKey.loopEnabled: true, "UseVolumeEnvelope": false])
         #expect(id > 0)
         #expect { try engine.registerAudioResource(url, options: ["Loop": true]) } throws: {
             ($0 as? CHHapticError)?.code == .invalidEngineParameter && "\($0)".contains("Loop")

@@ -1,10 +1,12 @@
 import Foundation
-import ThrumTesting
 import Testing
+import ThrumTesting
+
 @testable import ThrumModel
 
 /// Reads JSON text as a pattern file named `test.ahap`.
-func readAHAP(_ json: String, mode: ValidationMode = .standard, limits: PatternLimits = .standard) -> PatternReadResult {
+func readAHAP(_ json: String, mode: ValidationMode = .standard, limits: PatternLimits = .standard) -> PatternReadResult
+{
     PatternFile.read(data: Data(json.utf8), name: "test.ahap", mode: mode, limits: limits)
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import ThrumModel
 
 extension SplitMix64: RandomNumberGenerator {}
@@ -24,7 +25,9 @@ enum RandomPattern {
                     loopEnabled: Bool.random(using: &random))
             }
             let duration = type.isContinuous || Bool.random(using: &random) ? time(using: &random) : 0
-            events.append(HapticEvent(type, time: time(using: &random), duration: duration, parameters: parameters, waveform: waveform))
+            events.append(
+                HapticEvent(
+                    type, time: time(using: &random), duration: duration, parameters: parameters, waveform: waveform))
         }
         let parameters = (0..<Int.random(in: 0...3, using: &random)).map { _ in
             let id = DynamicParameterID.allCases.randomElement(using: &random)!
@@ -42,7 +45,8 @@ enum RandomPattern {
         var metadata: PatternMetadata = [:]
         for _ in 0..<Int.random(in: 0...3, using: &random) { metadata[text(using: &random)] = text(using: &random) }
         var pattern = HapticPattern(
-            version: Bool.random(using: &random) ? 1.0 : Double.random(in: 1.0...1.1, using: &random), metadata: metadata,
+            version: Bool.random(using: &random) ? 1.0 : Double.random(in: 1.0...1.1, using: &random),
+            metadata: metadata,
             events: events, parameters: parameters, parameterCurves: curves)
         if pattern.isEmpty { pattern.events = [.transient(at: 0)] }
         return pattern.normalized()
@@ -78,7 +82,8 @@ enum RandomPattern {
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
             let pattern = RandomPattern.make(seed: UInt64(seed))
             for pretty in [true, false] {
-                let result = PatternFile.read(data: AHAPWriter.data(for: pattern, pretty: pretty), name: "roundtrip.ahap")
+                let result = PatternFile.read(
+                    data: AHAPWriter.data(for: pattern, pretty: pretty), name: "roundtrip.ahap")
                 #expect(result.pattern == pattern, "seed \(seed)")
                 #expect(result.diagnostics.isEmpty, "seed \(seed): \(result.diagnostics)")
             }
@@ -97,21 +102,22 @@ enum RandomPattern {
                 ParameterCurve(.hapticSharpnessControl, time: 0.3, controlPoints: [ControlPoint(time: 0, value: -0.1)])
             ])
         let text = String(decoding: AHAPWriter.data(for: pattern), as: UTF8.self)
-        #expect(text == """
-            {
-              "Version": 1.0,
-              "Metadata": {
-                "Project": "Demo"
-              },
-              "Pattern": [
-                {"Event": {"Time": 0.0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.8}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.4}]}},
-                {"Event": {"Time": 0.1, "EventType": "HapticContinuous", "EventDuration": 0.25}},
-                {"Parameter": {"ParameterID": "HapticIntensityControl", "Time": 0.2, "ParameterValue": 0.5}},
-                {"ParameterCurve": {"ParameterID": "HapticSharpnessControl", "Time": 0.3, "ParameterCurveControlPoints": [{"Time": 0.0, "ParameterValue": -0.1}]}}
-              ]
-            }
+        #expect(
+            text == """
+                {
+                  "Version": 1.0,
+                  "Metadata": {
+                    "Project": "Demo"
+                  },
+                  "Pattern": [
+                    {"Event": {"Time": 0.0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 0.8}, {"ParameterID": "HapticSharpness", "ParameterValue": 0.4}]}},
+                    {"Event": {"Time": 0.1, "EventType": "HapticContinuous", "EventDuration": 0.25}},
+                    {"Parameter": {"ParameterID": "HapticIntensityControl", "Time": 0.2, "ParameterValue": 0.5}},
+                    {"ParameterCurve": {"ParameterID": "HapticSharpnessControl", "Time": 0.3, "ParameterCurveControlPoints": [{"Time": 0.0, "ParameterValue": -0.1}]}}
+                  ]
+                }
 
-            """)
+                """)
         let compact = String(decoding: AHAPWriter.data(for: pattern, pretty: false), as: UTF8.self)
         #expect(!compact.contains(" ") && !compact.contains("\n"))
         #expect(compact.hasPrefix(#"{"Version":1.0,"Metadata":{"Project":"Demo"},"Pattern":[{"Event":{"Time":0.0,"#))

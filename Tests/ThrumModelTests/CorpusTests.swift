@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ThrumModel
 
 /// Every real file in the corpus: full patterns load, fragments and invalid Lofelt files are rejected with the reason.
 @Suite(.enabled(if: corpusIsAvailable, "no corpus of real pattern files beside the checkout"))
 struct CorpusTests {
     /// The two AHAP fragments (a lone `Event`, a lone `EventParameters`), which are not patterns.
-    static let ahapFragments: Set<String> = ["fuziki__HapticsBox__Event.ahap", "fuziki__HapticsBox__EventParameter.ahap"]
+    static let ahapFragments: Set<String> = [
+        "fuziki__HapticsBox__Event.ahap", "fuziki__HapticsBox__EventParameter.ahap",
+    ]
 
     /// Lofelt's own invalid test files, with the error each must give.
     static let invalidLofelt: [String: String] = [
@@ -51,7 +54,8 @@ struct CorpusTests {
         var loaded = 0
         for file in files where Self.invalidLofelt[file.lastPathComponent] == nil {
             let result = PatternFile.read(contentsOf: file)
-            #expect(result.format == (file.pathExtension == "vij" ? .lofeltV0 : .lofeltHaptic), "\(file.lastPathComponent)")
+            #expect(
+                result.format == (file.pathExtension == "vij" ? .lofeltV0 : .lofeltHaptic), "\(file.lastPathComponent)")
             let pattern = try #require(result.pattern, "\(file.lastPathComponent): \(result.diagnostics)")
             #expect(result.diagnostics.isEmpty, "\(file.lastPathComponent): \(result.diagnostics)")
             #expect(pattern.events.contains { $0.type == .hapticContinuous })
@@ -78,16 +82,24 @@ struct CorpusTests {
         // mario.ahap uses HapticAttackTime & co.: dropped with warnings that suggest the right name.
         let mario = read("denizsincar29__ahap_rs__mario.ahap")
         #expect(mario.pattern != nil)
-        #expect(mario.diagnostics.warnings.contains { $0.message.contains("`HapticAttackTime` ignored (did you mean `AttackTime`?)") })
+        #expect(
+            mario.diagnostics.warnings.contains {
+                $0.message.contains("`HapticAttackTime` ignored (did you mean `AttackTime`?)")
+            })
         // Apple's DamageTaken has HapticIntensityControl values a little above 1: clamped with a warning.
         let damage = read("mihaelamj__cupertino-sample-code__DamageTaken.ahap")
         #expect(damage.pattern != nil)
         #expect(damage.diagnostics.warnings.contains { $0.message.contains("clamped to 1") })
         // Gravel from 2019 has no Version.
-        #expect(read("fuziki__HapticsBox__Gravel.ahap").lines(.warning).contains("Version: missing `Version`; assuming 1.0"))
+        #expect(
+            read("fuziki__HapticsBox__Gravel.ahap").lines(.warning).contains("Version: missing `Version`; assuming 1.0")
+        )
         // Lowercase names and a 175 s continuous event with a 1,435-point curve: lints in strict mode.
         let lowercase = read("ryendu__sound2ahap__test-checkpoint.ahap", .strict)
-        #expect(lowercase.diagnostics.warnings.contains { $0.message == "`hapticTransient` should be spelled `HapticTransient`" })
+        #expect(
+            lowercase.diagnostics.warnings.contains {
+                $0.message == "`hapticTransient` should be spelled `HapticTransient`"
+            })
         let heatWaves = read("ryendu__sound2ahap__Heat_Waves-checkpoint.ahap", .strict)
         #expect(heatWaves.diagnostics.warnings.contains { $0.message.hasPrefix("a continuous event of") })
         #expect(heatWaves.diagnostics.warnings.contains { $0.message.hasPrefix("a curve of 1435 control points") })

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import ThrumModel
 
 /// `PatternFile.read(dictionary:)` (what `CHHapticPattern(dictionary:)` calls) gives the pattern of
@@ -23,13 +24,16 @@ import Testing
                 #expect(result.pattern.map(Self.shape) == Self.shape(pattern), "seed \(seed), \(way)")
                 let times = result.pattern.map(Self.times) ?? []
                 #expect(times.count == Self.times(pattern).count, "seed \(seed), \(way)")
-                #expect(zip(times, Self.times(pattern)).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) }, "seed \(seed), \(way)")
+                #expect(
+                    zip(times, Self.times(pattern)).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) },
+                    "seed \(seed), \(way)")
             }
         }
     }
 
     @Test func numbersZeroAndOneFromJSONSerializationAreNumbers() throws {
-        let text = #"{"Version": 1, "Pattern": [{"Event": {"Time": 0.0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1.0}]}}, {"Event": {"Time": 1, "EventType": "HapticTransient"}}]}"#
+        let text =
+            #"{"Version": 1, "Pattern": [{"Event": {"Time": 0.0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1.0}]}}, {"Event": {"Time": 1, "EventType": "HapticTransient"}}]}"#
         let dictionary = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let result = PatternFile.read(dictionary: dictionary)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
@@ -38,11 +42,20 @@ import Testing
 
     @Test func booleansStayBooleans() throws {
         // `EventWaveformLoopEnabled` is a boolean; a number there is a type error the reader names.
-        for value: Any in [true, NSNumber(value: true), try JSONSerialization.jsonObject(with: Data("[true]".utf8)) as! [Any]] {
+        for value: Any in [
+            true, NSNumber(value: true), try JSONSerialization.jsonObject(with: Data("[true]".utf8)) as! [Any],
+        ] {
             let flag = (value as? [Any])?.first ?? value
-            let dictionary: [String: Any] = ["Pattern": [["Event": [
-                "Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "a.wav", "EventWaveformLoopEnabled": flag,
-            ]]]]
+            let dictionary: [String: Any] = [
+                "Pattern": [
+                    [
+                        "Event": [
+                            "Time": 0, "EventType": "AudioCustom", "EventWaveformPath": "a.wav",
+                            "EventWaveformLoopEnabled": flag,
+                        ]
+                    ]
+                ]
+            ]
             let result = PatternFile.read(dictionary: dictionary)
             #expect(result.pattern?.events.first?.waveform?.loopEnabled == true, "\(type(of: flag))")
         }
@@ -65,10 +78,15 @@ import Testing
     static func dictionaries(from text: Data) -> [(String, [String: Any])] {
         guard let json = try? JSONSerialization.jsonObject(with: text) as? [String: Any] else { return [] }
         var ways: [(String, [String: Any])] = [("JSONSerialization", json)]
-        if let native = swiftValues(json, integralAsInt: false) as? [String: Any] { ways.append(("Swift literals", native)) }
-        if let native = swiftValues(json, integralAsInt: true) as? [String: Any] { ways.append(("Swift literals, integer numbers", native)) }
+        if let native = swiftValues(json, integralAsInt: false) as? [String: Any] {
+            ways.append(("Swift literals", native))
+        }
+        if let native = swiftValues(json, integralAsInt: true) as? [String: Any] {
+            ways.append(("Swift literals, integer numbers", native))
+        }
         if let data = try? PropertyListSerialization.data(fromPropertyList: json, format: .binary, options: 0),
-           let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        {
             ways.append(("PropertyListSerialization", plist))
         }
         if let bridged = NSDictionary(dictionary: json) as? [String: Any] { ways.append(("NSDictionary", bridged)) }
@@ -79,7 +97,8 @@ import Testing
     /// Foundation's number objects.
     static func swiftValues(_ value: Any, integralAsInt: Bool) -> Any {
         switch value {
-        case let dictionary as [String: Any]: return dictionary.mapValues { swiftValues($0, integralAsInt: integralAsInt) }
+        case let dictionary as [String: Any]:
+            return dictionary.mapValues { swiftValues($0, integralAsInt: integralAsInt) }
         case let array as [Any]: return array.map { swiftValues($0, integralAsInt: integralAsInt) }
         case let number as NSNumber where type(of: value) is NSNumber.Type:
             if String(cString: number.objCType) == "c" { return number.boolValue }

@@ -14,10 +14,12 @@ struct GettingStartedSampleTests {
                 .continuous(at: 0.1, duration: 0.4, intensity: 0.7, sharpness: 0.3),
             ],
             parameterCurves: [
-                ParameterCurve(.hapticIntensityControl, time: 0.1, controlPoints: [
-                    ControlPoint(time: 0, value: 1),
-                    ControlPoint(time: 0.4, value: 0),
-                ])
+                ParameterCurve(
+                    .hapticIntensityControl, time: 0.1,
+                    controlPoints: [
+                        ControlPoint(time: 0, value: 1),
+                        ControlPoint(time: 0.4, value: 0),
+                    ])
             ])
         let problems = PatternValidator.validate(pattern, mode: .strict)  // [] for this one
 

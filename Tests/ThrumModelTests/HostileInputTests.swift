@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import ThrumModel
 
 /// Hostile input never crashes or hangs: it yields a pattern or at least one error naming what and where.
@@ -25,15 +26,21 @@ import Testing
 
     @Test func hugeStringsAreRejected() throws {
         let big = String(repeating: "x", count: (1 << 20) + 1)
-        let result = readAHAP(#"{"Version": 1, "Metadata": {"Description": "\#(big)"}, "Pattern": [\#(transientElement)]}"#)
-        #expect(result.lines(.error) == ["Metadata.Description: invalid JSON: a string of 1048577 bytes, more than the limit of 1048576"])
+        let result = readAHAP(
+            #"{"Version": 1, "Metadata": {"Description": "\#(big)"}, "Pattern": [\#(transientElement)]}"#)
+        #expect(
+            result.lines(.error) == [
+                "Metadata.Description: invalid JSON: a string of 1048577 bytes, more than the limit of 1048576"
+            ])
         #expect(result.diagnostics.first?.position?.column == 44)
     }
 
     @Test func hugeNumbersAreRejected() throws {
         let digits = String(repeating: "9", count: 1000)
         let result = readAHAP(ahap(#"{"Event": {"Time": \#(digits), "EventType": "HapticTransient"}}"#))
-        #expect(result.diagnostics.first?.message == "invalid JSON: a number of 1000 characters, more than the limit of 400")
+        #expect(
+            result.diagnostics.first?.message == "invalid JSON: a number of 1000 characters, more than the limit of 400"
+        )
     }
 
     @Test func tooManyJSONValuesAreRejectedWhileParsing() throws {
@@ -57,11 +64,14 @@ import Testing
         let limits = PatternLimits(maxControlPoints: 3)
         let points = Array(repeating: #"{"Time": 0, "ParameterValue": 0}"#, count: 4).joined(separator: ",")
         let result = readAHAP(
-            ahap(#"{"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [\#(points)]}}"#),
+            ahap(
+                #"{"ParameterCurve": {"ParameterID": "HapticIntensityControl", "Time": 0, "ParameterCurveControlPoints": [\#(points)]}}"#
+            ),
             limits: limits)
-        #expect(result.lines(.error) == [
-            "Pattern[0].ParameterCurve.ParameterCurveControlPoints: a curve of 4 control points, more than the limit of 3"
-        ])
+        #expect(
+            result.lines(.error) == [
+                "Pattern[0].ParameterCurve.ParameterCurveControlPoints: a curve of 4 control points, more than the limit of 3"
+            ])
     }
 
     @Test func filesOverTheSizeLimitAreRejectedBeforeParsing() {
@@ -122,7 +132,8 @@ import Testing
             let alphabet = Array(#"{}[]:,"\ 0123456789.eE+-truefalsnPatnEvTime"#.utf8) + [0, 0xFF, 0xC3, 0x0A]
             let length = Int.random(in: 0...200, using: &random)
             let bytes = (0..<length).map { _ in
-                Bool.random(using: &random) ? alphabet.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+                Bool.random(using: &random)
+                    ? alphabet.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
             }
             Self.expectPatternOrError(PatternFile.read(data: Data(bytes), name: "random"), "seed \(seed)")
         }
@@ -136,7 +147,8 @@ import Testing
             var bytes = [UInt8](seeds.randomElement(using: &random)!)
             for _ in 0..<Int.random(in: 1...4, using: &random) { mutate(&bytes, using: &random) }
             for mode in [ValidationMode.standard, .strict] {
-                Self.expectPatternOrError(PatternFile.read(data: Data(bytes), name: "mutant", mode: mode), "seed \(seed)")
+                Self.expectPatternOrError(
+                    PatternFile.read(data: Data(bytes), name: "mutant", mode: mode), "seed \(seed)")
             }
         }
     }

@@ -8,9 +8,13 @@ struct PatternModelTests {
         #expect(abs(pattern.duration - 0.6) < 1e-12)
         pattern.parameters = [DynamicParameter(.hapticIntensityControl, value: 0.5, time: 0.9)]
         #expect(abs(pattern.duration - 0.9) < 1e-12)
-        pattern.parameterCurves = [ParameterCurve(.hapticSharpnessControl, time: 0.5, controlPoints: [
-            ControlPoint(time: 0, value: 0), ControlPoint(time: 0.75, value: 1),
-        ])]
+        pattern.parameterCurves = [
+            ParameterCurve(
+                .hapticSharpnessControl, time: 0.5,
+                controlPoints: [
+                    ControlPoint(time: 0, value: 0), ControlPoint(time: 0.75, value: 1),
+                ])
+        ]
         #expect(abs(pattern.duration - 1.25) < 1e-12)
     }
 
@@ -46,10 +50,12 @@ struct PatternModelTests {
     }
 
     @Test func theLastAuthoredValueWinsAndIsClamped() {
-        let event = HapticEvent(.hapticTransient, time: 0, parameters: [
-            EventParameter(.hapticIntensity, 0.2), EventParameter(.hapticIntensity, 1.7),
-            EventParameter(.audioPitch, -3),
-        ])
+        let event = HapticEvent(
+            .hapticTransient, time: 0,
+            parameters: [
+                EventParameter(.hapticIntensity, 0.2), EventParameter(.hapticIntensity, 1.7),
+                EventParameter(.audioPitch, -3),
+            ])
         #expect(event.intensity == 1)
         #expect(event.value(of: .audioPitch) == -1)
     }
@@ -90,6 +96,7 @@ struct PatternModelTests {
         #expect(location.description == "Pattern[3].Event.EventParameters[1].ParameterValue")
         #expect(DiagnosticPath.root.description == "(root)")
         let diagnostic = Diagnostic(.warning, at: location, "clamped 1.5 to 1")
-        #expect(diagnostic.description == "warning: Pattern[3].Event.EventParameters[1].ParameterValue: clamped 1.5 to 1")
+        #expect(
+            diagnostic.description == "warning: Pattern[3].Event.EventParameters[1].ParameterValue: clamped 1.5 to 1")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §6: audio events render on the audio lane only.
@@ -20,7 +21,8 @@ import Testing
     @Test func audioContinuousHasTheSameEnvelope() {
         let pattern = HapticPattern(events: [audioContinuous(volume: 1, release: 0.5)])
         let playbacks = [Playback(pattern: pattern, startTime: 0)]
-        #expect(isNear(ReferenceRenderer.audioVolume(playbacks, channel: 0, at: 0.5 + RenderFixture.seconds50 / 2), 0.5))
+        #expect(
+            isNear(ReferenceRenderer.audioVolume(playbacks, channel: 0, at: 0.5 + RenderFixture.seconds50 / 2), 0.5))
     }
 
     @Test func audioVolumeControlMultipliesAndHapticControlsDoNot() {
@@ -35,8 +37,9 @@ import Testing
     }
 
     @Test func audioCustomIsItsVolumeForItsDuration() {
-        let custom = HapticEvent(.audioCustom, time: 0.1, duration: 0.3, parameters: [EventParameter(.audioVolume, 0.7)],
-                                 waveform: AudioWaveform(path: "x.wav"))
+        let custom = HapticEvent(
+            .audioCustom, time: 0.1, duration: 0.3, parameters: [EventParameter(.audioVolume, 0.7)],
+            waveform: AudioWaveform(path: "x.wav"))
         let playbacks = [Playback(pattern: HapticPattern(events: [custom]), startTime: 0, playbackRate: 2)]
         #expect(ReferenceRenderer.audioVolume(playbacks, channel: 0, at: 0.049) == 0)
         #expect(ReferenceRenderer.audioVolume(playbacks, channel: 0, at: 0.05) == 0.7)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §3: curves, supersession, the two layers (multiply / add), clipping after both.
@@ -8,9 +9,12 @@ import Testing
     /// A long full-intensity event with an intensity curve starting at 1.0:
     /// points (0.5, 0.2), (1.0, 1.0), (1.5, 0.6) relative to the curve start.
     func curvePattern(parameters: [DynamicParameter] = [], more: [ParameterCurve] = []) -> HapticPattern {
-        let curve = ParameterCurve(.hapticIntensityControl, time: 1.0, controlPoints: [
-            ControlPoint(time: 0.5, value: 0.2), ControlPoint(time: 1.0, value: 1.0), ControlPoint(time: 1.5, value: 0.6),
-        ])
+        let curve = ParameterCurve(
+            .hapticIntensityControl, time: 1.0,
+            controlPoints: [
+                ControlPoint(time: 0.5, value: 0.2), ControlPoint(time: 1.0, value: 1.0),
+                ControlPoint(time: 1.5, value: 0.6),
+            ])
         return HapticPattern(
             events: [.continuous(at: 0, duration: 4, intensity: 1)],
             parameters: parameters, parameterCurves: [curve] + more)
@@ -45,7 +49,8 @@ import Testing
     }
 
     @Test func laterCurveSupersedesAnEarlierOne() {
-        let later = ParameterCurve(.hapticIntensityControl, time: 2.5, controlPoints: [ControlPoint(time: 0, value: 0.9)])
+        let later = ParameterCurve(
+            .hapticIntensityControl, time: 2.5, controlPoints: [ControlPoint(time: 0, value: 0.9)])
         let pattern = curvePattern(more: [later])
         #expect(isNear(F.intensity(pattern, at: 2.4), 0.68))  // still on the first curve
         #expect(isNear(F.intensity(pattern, at: 2.6), 0.9))
@@ -64,9 +69,12 @@ import Testing
     }
 
     @Test func equalTimePointsMakeAStep() {
-        let step = ParameterCurve(.hapticIntensityControl, time: 0, controlPoints: [
-            ControlPoint(time: 0, value: 1), ControlPoint(time: 0.5, value: 1), ControlPoint(time: 0.5, value: 0.25),
-        ])
+        let step = ParameterCurve(
+            .hapticIntensityControl, time: 0,
+            controlPoints: [
+                ControlPoint(time: 0, value: 1), ControlPoint(time: 0.5, value: 1),
+                ControlPoint(time: 0.5, value: 0.25),
+            ])
         let pattern = HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1)], parameterCurves: [step])
         #expect(isNear(F.intensity(pattern, at: 0.4999), 1))
         #expect(isNear(F.intensity(pattern, at: 0.5), 0.25))
@@ -116,9 +124,11 @@ import Testing
 
     @Test func runtimeCurveIsInBoardTimeWithPointsRelativeToItsStart() {
         let pattern = HapticPattern(events: [.continuous(at: 0, duration: 2, intensity: 1)])
-        let curve = ParameterCurve(.hapticIntensityControl, time: 99, controlPoints: [
-            ControlPoint(time: 0, value: 0), ControlPoint(time: 1, value: 1),
-        ])
+        let curve = ParameterCurve(
+            .hapticIntensityControl, time: 99,
+            controlPoints: [
+                ControlPoint(time: 0, value: 0), ControlPoint(time: 1, value: 1),
+            ])
         let runtime = [RuntimeControl(scheduled: curve, at: 0.5)]
         #expect(F.intensity(pattern, at: 0.4, runtime: runtime) == 1)
         #expect(isNear(F.intensity(pattern, at: 0.75, runtime: runtime), 0.25))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThrumModel
 
 /// The reference renderer on every real pattern: output is finite, within range, silent after the
@@ -18,7 +19,9 @@ import Testing
             #expect(intensity.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }, "\(file.lastPathComponent)")
             #expect(sharpness.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 }, "\(file.lastPathComponent)")
             #expect(intensity.last == 0, "\(file.lastPathComponent) still sounds after its rendered duration")
-            let hasContinuousHaptics = pattern.events.contains { $0.type == .hapticContinuous && $0.duration >= 0.01 && $0.intensity > 0 }
+            let hasContinuousHaptics = pattern.events.contains {
+                $0.type == .hapticContinuous && $0.duration >= 0.01 && $0.intensity > 0
+            }
             let everControlled = !pattern.parameterCurves.isEmpty || !pattern.parameters.isEmpty
             if hasContinuousHaptics && !everControlled {
                 #expect(intensity.contains { $0 > 0 }, "\(file.lastPathComponent) renders silent")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §4: AR and AD envelopes, Sustained, duration 0, timing controls.
@@ -7,7 +8,7 @@ import Testing
 
     // AR: at 0.1, duration 0.3, attack 0.5 (111.111 ms), release 0.25 (29.023 ms), intensity 0.8.
     let attackRelease = HapticPattern(events: [
-        F.continuous(at: 0.1, duration: 0.3, intensity: 0.8, attack: 0.5, release: 0.25),
+        F.continuous(at: 0.1, duration: 0.3, intensity: 0.8, attack: 0.5, release: 0.25)
     ])
 
     @Test func sustainedRisesOverTheAttack() {
@@ -30,7 +31,7 @@ import Testing
 
     // AD: at 0, attack 0.25 (29.023 ms), decay 0.5 (111.111 ms), not sustained, long duration.
     let attackDecay = HapticPattern(events: [
-        F.continuous(at: 0, duration: 1, intensity: 0.6, attack: 0.25, decay: 0.5, sustained: 0),
+        F.continuous(at: 0, duration: 1, intensity: 0.6, attack: 0.25, decay: 0.5, sustained: 0)
     ])
 
     @Test func notSustainedRisesThenDecaysAndEndsWithTheDecay() {

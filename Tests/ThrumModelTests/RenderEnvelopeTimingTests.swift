@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §4.1: the 17-entry exponential time table.
@@ -49,13 +50,18 @@ import Testing
     /// lasts 4.712 ms and a decay-time step arrives at 4.9 ms: read at 4.712 ms the decay is
     /// 111 ms (value 0.5); read at the 5 ms tick it is 1 s (0.5 + 0.5).
     @Test func decayReadTickMovesTheDecayReadToTheTick() {
-        let event = HapticEvent(.hapticContinuous, time: 0, duration: 2, parameters: [
-            EventParameter(.hapticIntensity, 1), EventParameter(.sustained, 0),
-            EventParameter(.attackTime, 0.0625), EventParameter(.decayTime, 0.5),
-        ])
-        let pattern = HapticPattern(events: [event], parameters: [DynamicParameter(.hapticDecayTimeControl, value: 0.5, time: 0.0049)])
+        let event = HapticEvent(
+            .hapticContinuous, time: 0, duration: 2,
+            parameters: [
+                EventParameter(.hapticIntensity, 1), EventParameter(.sustained, 0),
+                EventParameter(.attackTime, 0.0625), EventParameter(.decayTime, 0.5),
+            ])
+        let pattern = HapticPattern(
+            events: [event], parameters: [DynamicParameter(.hapticDecayTimeControl, value: 0.5, time: 0.0049)])
         func intensity(at time: Double, tick: Double?) -> Float {
-            ReferenceRenderer.sample([Playback(pattern: pattern, startTime: 0, decayReadTick: tick)], channel: 0, at: time).intensity
+            ReferenceRenderer.sample(
+                [Playback(pattern: pattern, startTime: 0, decayReadTick: tick)], channel: 0, at: time
+            ).intensity
         }
         #expect(intensity(at: 0.2, tick: nil) == 0, "a 111 ms decay is over by 0.2 s")
         #expect(intensity(at: 0.2, tick: 0.001) > 0.7, "a 1 s decay is not")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §1.5 and §8: which samples a render holds, durations and spans, bad input.
@@ -39,7 +40,8 @@ import Testing
         #expect(spans.map(\.type) == [.hapticContinuous, .hapticTransient, .audioCustom])
         #expect(spans[0].start == 0.5)
         #expect(abs(spans[0].end - 0.7) < 1e-12)
-        #expect(spans[0].envelope == ContinuousEnvelope(attack: 0, decay: 0, release: 0, duration: 0.2, sustained: true))
+        #expect(
+            spans[0].envelope == ContinuousEnvelope(attack: 0, decay: 0, release: 0, duration: 0.2, sustained: true))
         #expect(abs(spans[1].end - 0.12) < 1e-12)
         #expect(spans[2].end == 0.3)
     }
@@ -52,7 +54,9 @@ import Testing
 
     @Test func badRangesAndRatesGiveEmptyLanesNotCrashes() {
         let playbacks = [Playback(pattern: HapticPattern(events: [.transient(at: 0)]), startTime: 0)]
-        for (rate, from, to) in [(0.0, 0.0, 1.0), (-5, 0, 1), (.nan, 0, 1), (1000, 1, 0), (1000, 0, .infinity), (1000, .nan, 1)] {
+        for (rate, from, to) in [
+            (0.0, 0.0, 1.0), (-5, 0, 1), (.nan, 0, 1), (1000, 1, 0), (1000, 0, .infinity), (1000, .nan, 1),
+        ] {
             let channels = ReferenceRenderer.render(playbacks, channels: 1, sampleRate: rate, from: from, to: to)
             #expect(channels[0].intensity.values.isEmpty)
         }
@@ -62,7 +66,8 @@ import Testing
 
     @Test func hugeRequestsAreBounded() {
         let playbacks = [Playback(pattern: HapticPattern(), startTime: 0)]
-        #expect(ReferenceRenderer.sampleCount(sampleRate: 1e9, from: 0, to: 1e6) == ReferenceRenderer.maximumSampleCount)
+        #expect(
+            ReferenceRenderer.sampleCount(sampleRate: 1e9, from: 0, to: 1e6) == ReferenceRenderer.maximumSampleCount)
         #expect(ReferenceRenderer.render(playbacks, channels: 0, sampleRate: 1e9, from: 0, to: 1e6).isEmpty)
     }
 
@@ -82,7 +87,8 @@ import Testing
     }
 
     @Test func tinyLoopWithLongTailsStaysBounded() {
-        let pattern = HapticPattern(events: [RenderFixture.continuous(at: 0, duration: 2, intensity: 0.001, release: 1)])
+        let pattern = HapticPattern(events: [RenderFixture.continuous(at: 0, duration: 2, intensity: 0.001, release: 1)]
+        )
         let looping = Playback(pattern: pattern, startTime: 0, loop: LoopSettings(loopEnd: 1e-9))
         let value = ReferenceRenderer.sample([looping], channel: 0, at: 100).intensity
         #expect(value == 1)  // 2000+ overlapping passes of 0.001 sum past 1
@@ -93,11 +99,17 @@ import Testing
 @Suite struct RenderSampleInstantTests {
     @Test func laneSamplesArePointValuesAtTheirInstants() {
         let pattern = HapticPattern(
-            events: [RenderFixture.continuous(at: 0.2, duration: 0.3, intensity: 0.9, attack: 0.5, release: 0.5),
-                     .transient(at: 0.3, intensity: 0.4, sharpness: 1)],
-            parameterCurves: [ParameterCurve(.hapticSharpnessControl, time: 0.25, controlPoints: [
-                ControlPoint(time: 0, value: -0.5), ControlPoint(time: 0.2, value: 0.5),
-            ])])
+            events: [
+                RenderFixture.continuous(at: 0.2, duration: 0.3, intensity: 0.9, attack: 0.5, release: 0.5),
+                .transient(at: 0.3, intensity: 0.4, sharpness: 1),
+            ],
+            parameterCurves: [
+                ParameterCurve(
+                    .hapticSharpnessControl, time: 0.25,
+                    controlPoints: [
+                        ControlPoint(time: 0, value: -0.5), ControlPoint(time: 0.2, value: 0.5),
+                    ])
+            ])
         let playbacks = [Playback(pattern: pattern, startTime: 0.125)]
         let tickRate = 1000.0
         let channel = ReferenceRenderer.render(playbacks, channels: 1, sampleRate: tickRate, from: 0.25, to: 0.8)[0]

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §2: sum-and-clip intensity, intensity-weighted sharpness, channels.
@@ -58,9 +59,12 @@ import Testing
     }
 
     @Test func playbacksMixPerChannel() {
-        let a = Playback(pattern: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 0.3)]), startTime: 0)
-        let b = Playback(pattern: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 0.4)]), startTime: 0.5)
-        let other = Playback(pattern: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1)]), startTime: 0, channel: 1)
+        let a = Playback(
+            pattern: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 0.3)]), startTime: 0)
+        let b = Playback(
+            pattern: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 0.4)]), startTime: 0.5)
+        let other = Playback(
+            pattern: HapticPattern(events: [.continuous(at: 0, duration: 1, intensity: 1)]), startTime: 0, channel: 1)
         let all = [a, b, other]
         #expect(isNear(ReferenceRenderer.sample(all, channel: 0, at: 0.25).intensity, 0.3))
         #expect(isNear(ReferenceRenderer.sample(all, channel: 0, at: 0.75).intensity, 0.7))

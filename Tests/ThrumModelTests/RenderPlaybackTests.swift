@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §7: start time, playback rate, loops, stop.
@@ -23,7 +24,8 @@ import Testing
     }
 
     @Test func rateDoesNotScaleTheTransientShapeOrEnvelopeTimes() {
-        let transient = Playback(pattern: HapticPattern(events: [.transient(at: 0.5, intensity: 1)]), startTime: 0, playbackRate: 2)
+        let transient = Playback(
+            pattern: HapticPattern(events: [.transient(at: 0.5, intensity: 1)]), startTime: 0, playbackRate: 2)
         #expect(intensity(transient, at: 0.25 + 0.015) == 0.5)
         #expect(intensity(transient, at: 0.25 + 0.02) == 0)
         let released = HapticPattern(events: [RenderFixture.continuous(at: 0, duration: 1, release: 0.5)])
@@ -38,8 +40,8 @@ import Testing
         let runtime = [RuntimeControl.parameter(.hapticIntensityControl, value: 0.5, at: 1.5)]
         let fast = Playback(pattern: pattern, startTime: 0, playbackRate: 2, runtimeControls: runtime)
         #expect(intensity(fast, at: 0.7) == 1)
-        #expect(intensity(fast, at: 0.75) == 0.5)   // authored 1.5 / 2
-        #expect(intensity(fast, at: 1.5) == 0.25)   // run-time at board 1.5, both layers
+        #expect(intensity(fast, at: 0.75) == 0.5)  // authored 1.5 / 2
+        #expect(intensity(fast, at: 1.5) == 0.25)  // run-time at board 1.5, both layers
     }
 
     @Test func unusableRateCountsAsOne() {
@@ -80,7 +82,8 @@ import Testing
 
     @Test func tailsOfOnePassMixWithTheNext() {
         // Rectangle 0..0.1 with a 1 s release; loop every 0.5 s.
-        let pattern = HapticPattern(events: [RenderFixture.continuous(at: 0, duration: 0.1, intensity: 0.4, release: 1)])
+        let pattern = HapticPattern(events: [RenderFixture.continuous(at: 0, duration: 0.1, intensity: 0.4, release: 1)]
+        )
         let looping = Playback(pattern: pattern, startTime: 0, loop: LoopSettings(loopEnd: 0.5))
         // Pass 0 at τ = 0.55: 0.4 × (1 − 0.45) = 0.22; pass 1 at τ = 0.05: 0.4.
         #expect(isNear(intensity(looping, at: 0.55), 0.62))
@@ -126,13 +129,15 @@ import Testing
 
     @Test func curveStillRunningAtThePassEndContinuesIntoTheNextPass() {
         // Curve at 0.1 ramps 0 → 1 over 0.8 s; the loop is 0.5 s, so it runs 0.4 s into the next pass.
-        let ramp = ParameterCurve(.hapticIntensityControl, time: 0.1, controlPoints: [
-            ControlPoint(time: 0, value: 0), ControlPoint(time: 0.8, value: 1),
-        ])
+        let ramp = ParameterCurve(
+            .hapticIntensityControl, time: 0.1,
+            controlPoints: [
+                ControlPoint(time: 0, value: 0), ControlPoint(time: 0.8, value: 1),
+            ])
         let pattern = HapticPattern(events: [.continuous(at: 0, duration: 0.5, intensity: 1)], parameterCurves: [ramp])
         let looping = Playback(pattern: pattern, startTime: 0, loop: LoopSettings())
         #expect(isNear(intensity(looping, at: 0.55), 0.5625))  // previous curve at 0.45 s of 0.8
-        #expect(isNear(intensity(looping, at: 0.6), 0))       // superseded by this pass's curve
+        #expect(isNear(intensity(looping, at: 0.6), 0))  // superseded by this pass's curve
     }
 
     @Test func tailsOfThePreviousPassFollowTheCurrentControls() {

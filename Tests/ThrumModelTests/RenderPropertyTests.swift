@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import ThrumModel
 
 /// Properties over random patterns, rates, loops and run-time controls (SEMANTICS.md §1.1, §9).
@@ -23,12 +24,14 @@ import Testing
         Gen.float(in: -0.2...1.2),
         Gen.float(in: 0...1)
     ).map { type, time, duration, intensity, sharpness, attack, decay, release, sustained in
-        HapticEvent(type, time: time, duration: duration, parameters: [
-            EventParameter(.hapticIntensity, intensity), EventParameter(.hapticSharpness, sharpness),
-            EventParameter(.audioVolume, intensity), EventParameter(.attackTime, attack),
-            EventParameter(.decayTime, decay), EventParameter(.releaseTime, release),
-            EventParameter(.sustained, sustained),
-        ])
+        HapticEvent(
+            type, time: time, duration: duration,
+            parameters: [
+                EventParameter(.hapticIntensity, intensity), EventParameter(.hapticSharpness, sharpness),
+                EventParameter(.audioVolume, intensity), EventParameter(.attackTime, attack),
+                EventParameter(.decayTime, decay), EventParameter(.releaseTime, release),
+                EventParameter(.sustained, sustained),
+            ])
     }
 
     static let controls = zip(
@@ -43,7 +46,9 @@ import Testing
     static let patterns = zip(events.array(of: 0...6), controls.array(of: 0...4)).map { events, controls in
         HapticPattern(
             events: events,
-            parameters: controls.filter(\.points.isEmpty).map { DynamicParameter($0.id, value: $0.value, time: $0.time) },
+            parameters: controls.filter(\.points.isEmpty).map {
+                DynamicParameter($0.id, value: $0.value, time: $0.time)
+            },
             parameterCurves: controls.filter { !$0.points.isEmpty }.map {
                 ParameterCurve($0.id, time: $0.time, controlPoints: $0.points)
             })
@@ -51,17 +56,19 @@ import Testing
 
     /// Loop ends below 0.1 s become 0 (end of the last event); very short loops overlap thousands of
     /// passes, which `RenderLaneTests.tinyLoopWithLongTailsStaysBounded` covers on its own.
-    static let playbacks = zip(patterns, Gen.float(in: 0.25...4), Gen.bool, Gen.double(in: 0...0.6), controls.array(of: 0...3))
-        .map { pattern, rate, loops, loopEnd, runtime in
-            Playback(
-                pattern: pattern, startTime: 0.05, playbackRate: rate,
-                loop: loops ? LoopSettings(loopEnd: loopEnd < 0.1 ? 0 : loopEnd) : nil,
-                runtimeControls: runtime.map {
-                    $0.points.isEmpty
-                        ? RuntimeControl.parameter($0.id, value: $0.value, at: $0.time)
-                        : RuntimeControl.curve($0.id, controlPoints: $0.points, at: $0.time)
-                })
-        }
+    static let playbacks = zip(
+        patterns, Gen.float(in: 0.25...4), Gen.bool, Gen.double(in: 0...0.6), controls.array(of: 0...3)
+    )
+    .map { pattern, rate, loops, loopEnd, runtime in
+        Playback(
+            pattern: pattern, startTime: 0.05, playbackRate: rate,
+            loop: loops ? LoopSettings(loopEnd: loopEnd < 0.1 ? 0 : loopEnd) : nil,
+            runtimeControls: runtime.map {
+                $0.points.isEmpty
+                    ? RuntimeControl.parameter($0.id, value: $0.value, at: $0.time)
+                    : RuntimeControl.curve($0.id, controlPoints: $0.points, at: $0.time)
+            })
+    }
 
     @Test func outputsAreFiniteAndWithinZeroAndOne() async {
         await propertyCheck(input: Self.playbacks.array(of: 1...3)) { playbacks in
@@ -112,7 +119,8 @@ import Testing
             let haptic = pattern.events.filter(\.type.isHaptic)
             guard let low = haptic.map(\.sharpness).min(), let high = haptic.map(\.sharpness).max() else { return }
             for step in 0..<200 {
-                let point = ReferenceRenderer.sample([Playback(pattern: pattern, startTime: 0)], channel: 0, at: Double(step) / 100)
+                let point = ReferenceRenderer.sample(
+                    [Playback(pattern: pattern, startTime: 0)], channel: 0, at: Double(step) / 100)
                 if point.intensity > 0 {
                     #expect(point.sharpness >= low - 1e-5 && point.sharpness <= high + 1e-5)
                 }

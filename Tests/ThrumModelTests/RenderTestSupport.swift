@@ -15,8 +15,11 @@ enum RenderFixture {
     }
 
     /// Intensity and sharpness of `pattern` played once from board time 0 on channel 0.
-    static func sample(_ pattern: HapticPattern, at time: Double, runtime: [RuntimeControl] = []) -> (intensity: Float, sharpness: Float) {
-        ReferenceRenderer.sample([Playback(pattern: pattern, startTime: 0, runtimeControls: runtime)], channel: 0, at: time)
+    static func sample(
+        _ pattern: HapticPattern, at time: Double, runtime: [RuntimeControl] = []
+    ) -> (intensity: Float, sharpness: Float) {
+        ReferenceRenderer.sample(
+            [Playback(pattern: pattern, startTime: 0, runtimeControls: runtime)], channel: 0, at: time)
     }
 
     static func intensity(_ pattern: HapticPattern, at time: Double, runtime: [RuntimeControl] = []) -> Float {
@@ -24,8 +27,8 @@ enum RenderFixture {
     }
 
     /// Table values (seconds) used in hand-computed expectations.
-    static let seconds25 = 0.029023   // v = 0.25
-    static let seconds50 = 0.111111   // v = 0.5
+    static let seconds25 = 0.029023  // v = 0.25
+    static let seconds50 = 0.111111  // v = 0.5
 }
 
 func isNear(_ a: Float, _ b: Float, within tolerance: Float = 1e-4) -> Bool { abs(a - b) <= tolerance }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumModel
 
 /// SEMANTICS.md §5: a transient is full strength for 10 ms, then falls linearly to 0 at 20 ms.

@@ -1,7 +1,8 @@
 import Testing
-@testable import ThrumSerial
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
+
+@testable import ThrumSerial
 
 /// The libserialport transport keeps the `ByteTransport` contract, run over the faked library:
 /// two ports joined by a null-modem cable, each served by its own reader and writer threads.

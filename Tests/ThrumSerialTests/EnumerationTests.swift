@@ -1,22 +1,32 @@
+import Testing
+import ThrumTransport
+
+@testable import ThrumSerial
+
 #if canImport(Glibc)
 import Foundation
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumSerial
-import ThrumTransport
 
 /// Port enumeration over the faked library, and for real on this machine.
 @Suite(.timeLimit(.minutes(1))) struct EnumerationTests {
     static func boards() -> FakeSerialBus {
         let bus = FakeSerialBus()
         bus.add(.init(path: "/dev/ttyS0", description: "ttyS0", transport: .native))
-        bus.add(.init(path: "/dev/ttyACM1", description: "Haptic Board", usb: .init(
-            vendor: 0x2E8A, product: 0x000A, manufacturer: "Thrum", product_: "Haptic Board", serial: "E661", bus: 3, address: 7)))
-        bus.add(.init(path: "/dev/ttyACM0", description: "Arduino Uno", usb: .init(
-            vendor: 0x2341, product: 0x0043, manufacturer: "Arduino (www.arduino.cc)", product_: "", serial: nil)))
+        bus.add(
+            .init(
+                path: "/dev/ttyACM1", description: "Haptic Board",
+                usb: .init(
+                    vendor: 0x2E8A, product: 0x000A, manufacturer: "Thrum", product_: "Haptic Board", serial: "E661",
+                    bus: 3, address: 7)))
+        bus.add(
+            .init(
+                path: "/dev/ttyACM0", description: "Arduino Uno",
+                usb: .init(
+                    vendor: 0x2341, product: 0x0043, manufacturer: "Arduino (www.arduino.cc)", product_: "", serial: nil
+                )))
         bus.add(.init(path: "/dev/rfcomm0", description: "rfcomm0", transport: .bluetooth))
         return bus
     }
@@ -28,8 +38,11 @@ import ThrumTransport
         #expect(ports.map(\.path) == ["/dev/rfcomm0", "/dev/ttyACM0", "/dev/ttyACM1", "/dev/ttyS0"])
         let board = try #require(ports.first { $0.path == "/dev/ttyACM1" })
         #expect(board.transport == .usb)
-        #expect(board.usb == USBIdentity(vendorID: 0x2E8A, productID: 0x000A, manufacturer: "Thrum",
-                                         product: "Haptic Board", serialNumber: "E661", bus: 3, address: 7))
+        #expect(
+            board.usb
+                == USBIdentity(
+                    vendorID: 0x2E8A, productID: 0x000A, manufacturer: "Thrum",
+                    product: "Haptic Board", serialNumber: "E661", bus: 3, address: 7))
         #expect(board.usbAddress?.description == "usb:2e8a:000a:E661")
         #expect(board.description == "/dev/ttyACM1 (usb:2e8a:000a:E661, Haptic Board)")
         #expect(ports.first { $0.path == "/dev/ttyS0" }?.description == "/dev/ttyS0 (ttyS0)")

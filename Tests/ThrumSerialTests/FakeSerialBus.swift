@@ -1,10 +1,12 @@
+import ThrumTransport
+
+@testable import ThrumSerial
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ThrumSerial
-import ThrumTransport
 
 /// A stand-in for libserialport and the devices behind it, behind the `LibSerialPortCalls`
 /// seam: devices with USB identities, null-modem pairs (what one writes, the other reads),
@@ -171,7 +173,9 @@ final class FakeSerialBus: @unchecked Sendable {
             },
             listPorts: { () throws(LibSerialPortFailure) in
                 try self.call("sp_list_ports") { state in
-                    state.devices.indices.filter { !state.devices[$0].unplugged }.map { Self.newHandle(for: $0, &state) }
+                    state.devices.indices.filter { !state.devices[$0].unplugged }.map {
+                        Self.newHandle(for: $0, &state)
+                    }
                 }
             },
             freePort: { port in
@@ -181,8 +185,12 @@ final class FakeSerialBus: @unchecked Sendable {
                 }
             },
             portName: { port in self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].path } },
-            portDescription: { port in self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].description } },
-            portTransport: { port in self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].transport } },
+            portDescription: { port in
+                self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].description }
+            },
+            portTransport: { port in
+                self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].transport }
+            },
             usbBusAddress: { port throws(LibSerialPortFailure) in
                 try self.call("sp_get_port_usb_bus_address") { state throws(LibSerialPortFailure) in
                     guard let usb = state.devices[state.handles[Self.id(port.pointer)]!].usb else {
@@ -199,14 +207,21 @@ final class FakeSerialBus: @unchecked Sendable {
                     return (usb.vendor, usb.product)
                 }
             },
-            usbManufacturer: { port in self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].usb?.manufacturer } },
-            usbProduct: { port in self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].usb?.product_ } },
-            usbSerial: { port in self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].usb?.serial } },
+            usbManufacturer: { port in
+                self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].usb?.manufacturer }
+            },
+            usbProduct: { port in
+                self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].usb?.product_ }
+            },
+            usbSerial: { port in
+                self.locked { state in state.devices[state.handles[Self.id(port.pointer)]!].usb?.serial }
+            },
             open: { port throws(LibSerialPortFailure) in
                 try self.call("sp_open") { state throws(LibSerialPortFailure) in
                     let index = state.handles[Self.id(port.pointer)]!
                     if state.devices[index].exclusive {
-                        throw LibSerialPortFailure("sp_open", .fail, osError: EBUSY, osMessage: String(cString: strerror(EBUSY)))
+                        throw LibSerialPortFailure(
+                            "sp_open", .fail, osError: EBUSY, osMessage: String(cString: strerror(EBUSY)))
                     }
                     state.devices[index].isOpen = true
                 }
@@ -223,13 +238,17 @@ final class FakeSerialBus: @unchecked Sendable {
                 try self.call("sp_get_port_handle") { state in Int32(100 + state.handles[Self.id(port.pointer)]!) }
             },
             setBaudRate: { port, rate throws(LibSerialPortFailure) in
-                try self.call("sp_set_baudrate") { state in state.devices[state.handles[Self.id(port.pointer)]!].baudRate = rate }
+                try self.call("sp_set_baudrate") { state in
+                    state.devices[state.handles[Self.id(port.pointer)]!].baudRate = rate
+                }
             },
             setDataBits: { _, _ throws(LibSerialPortFailure) in try self.call("sp_set_bits") { _ in } },
             setNoParity: { _ throws(LibSerialPortFailure) in try self.call("sp_set_parity") { _ in } },
             setStopBits: { _, _ throws(LibSerialPortFailure) in try self.call("sp_set_stopbits") { _ in } },
             setFlowControl: { port, flow throws(LibSerialPortFailure) in
-                try self.call("sp_set_flowcontrol") { state in state.devices[state.handles[Self.id(port.pointer)]!].flow = flow }
+                try self.call("sp_set_flowcontrol") { state in
+                    state.devices[state.handles[Self.id(port.pointer)]!].flow = flow
+                }
             },
             setDTR: { port, on throws(LibSerialPortFailure) in
                 try self.call("sp_set_dtr") { state in state.devices[state.handles[Self.id(port.pointer)]!].dtr = on }
@@ -246,7 +265,9 @@ final class FakeSerialBus: @unchecked Sendable {
                 try self.call("tcsetattr") { state in state.devices[Int(fd) - 100].hangUpOnClose = on }
             },
             setExclusive: { fd, on throws(LibSerialPortFailure) in
-                try self.call(on ? "ioctl(TIOCEXCL)" : "ioctl(TIOCNXCL)") { state in state.devices[Int(fd) - 100].exclusive = on }
+                try self.call(on ? "ioctl(TIOCEXCL)" : "ioctl(TIOCNXCL)") { state in
+                    state.devices[Int(fd) - 100].exclusive = on
+                }
             },
             newReadEventSet: { port throws(LibSerialPortFailure) in
                 try self.call("sp_new_event_set") { state in
@@ -275,12 +296,14 @@ final class FakeSerialBus: @unchecked Sendable {
                 try self.call("sp_input_waiting", logged: false) { state throws(LibSerialPortFailure) in
                     let device = state.devices[state.handles[Self.id(port.pointer)]!]
                     if device.unplugged || device.hungUp {
-                        throw LibSerialPortFailure("sp_input_waiting", .fail, osError: EIO, osMessage: String(cString: strerror(EIO)))
+                        throw LibSerialPortFailure(
+                            "sp_input_waiting", .fail, osError: EIO, osMessage: String(cString: strerror(EIO)))
                     }
                     return device.inbound.count
                 }
             },
-            blockingWrite: { port, buffer, timeout throws(LibSerialPortFailure) in try self.write(port, buffer, timeout) }
+            blockingWrite: { port, buffer, timeout throws(LibSerialPortFailure) in try self.write(port, buffer, timeout)
+            }
         )
     }
 
@@ -305,7 +328,9 @@ final class FakeSerialBus: @unchecked Sendable {
         }
     }
 
-    private func write(_ port: PortHandle, _ buffer: UnsafeRawBufferPointer, _ timeout: UInt32) throws(LibSerialPortFailure) -> Int {
+    private func write(
+        _ port: PortHandle, _ buffer: UnsafeRawBufferPointer, _ timeout: UInt32
+    ) throws(LibSerialPortFailure) -> Int {
         var deadline = Self.deadline(after: timeout)
         pthread_mutex_lock(mutex)
         defer {
@@ -319,13 +344,14 @@ final class FakeSerialBus: @unchecked Sendable {
         while written < buffer.count {
             let device = state.devices[index]
             if device.unplugged || device.hungUp {
-                throw LibSerialPortFailure("sp_blocking_write", .fail, osError: EIO, osMessage: String(cString: strerror(EIO)))
+                throw LibSerialPortFailure(
+                    "sp_blocking_write", .fail, osError: EIO, osMessage: String(cString: strerror(EIO)))
             }
             guard let peer = device.peer else { return buffer.count }  // a loose end: the bytes vanish
             let room = inboundCapacity - state.devices[peer].inbound.count
             if room > 0 {
                 let count = min(room, buffer.count - written)
-                state.devices[peer].inbound += buffer[written ..< written + count]
+                state.devices[peer].inbound += buffer[written..<written + count]
                 written += count
                 pthread_cond_broadcast(condition)
                 continue
@@ -351,7 +377,9 @@ final class FakeSerialBus: @unchecked Sendable {
     }
 
     /// Logs the call, throws its forced failure if any, else runs `body`.
-    private func call<R>(_ function: String, logged: Bool = true, _ body: (inout State) throws(LibSerialPortFailure) -> R) throws(LibSerialPortFailure) -> R {
+    private func call<R>(
+        _ function: String, logged: Bool = true, _ body: (inout State) throws(LibSerialPortFailure) -> R
+    ) throws(LibSerialPortFailure) -> R {
         pthread_mutex_lock(mutex)
         defer {
             notifyObservers()
@@ -383,5 +411,6 @@ final class FakeSerialBus: @unchecked Sendable {
 
 extension SerialPortTuning {
     /// Short blocking calls, so closing in tests is quick.
-    static let fast = SerialPortTuning(pollIntervalMilliseconds: 5, writeSlice: 16 * 1024, readChunk: 64 * 1024, earlyWakeLimit: 64)
+    static let fast = SerialPortTuning(
+        pollIntervalMilliseconds: 5, writeSlice: 16 * 1024, readChunk: 64 * 1024, earlyWakeLimit: 64)
 }

@@ -1,11 +1,13 @@
+import Testing
+import ThrumTransport
+
+@testable import ThrumSerial
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumSerial
-import ThrumTransport
 
 /// Timeouts, unplugging and failing I/O calls, forced through the faked library.
 @Suite(.timeLimit(.minutes(1))) struct LineEventTests {
@@ -28,7 +30,7 @@ import ThrumTransport
         bus.addPair()
         let a = try openFake("/dev/ttyFAKE0", on: bus)
         let b = try openFake("/dev/ttyFAKE1", on: bus, settings: SerialSettings(receiveBufferSize: 8))
-        let payload = (0 ..< 2000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let payload = (0..<2000).map { UInt8(truncatingIfNeeded: $0 * 7) }
         let writer = Task { try await a.write(payload) }
         // b's receive buffer (8 bytes) fills and its reader stops taking; a's writes time out.
         await bus.until { $0.partialWrites >= 3 }
@@ -96,12 +98,14 @@ import ThrumTransport
         await port.close()
     }
 
-    @Test("a failing read or wait ends input with the mapped error", arguments: [
-        ("sp_wait", EBADF, TransportError.Reason.system),
-        ("sp_nonblocking_read", EIO, .disconnected),
-        ("sp_nonblocking_read", ENODEV, .disconnected),
-        ("sp_input_waiting", EACCES, .permissionDenied),
-    ])
+    @Test(
+        "a failing read or wait ends input with the mapped error",
+        arguments: [
+            ("sp_wait", EBADF, TransportError.Reason.system),
+            ("sp_nonblocking_read", EIO, .disconnected),
+            ("sp_nonblocking_read", ENODEV, .disconnected),
+            ("sp_input_waiting", EACCES, .permissionDenied),
+        ])
     func failingRead(_ function: String, _ code: Int32, _ reason: TransportError.Reason) async throws {
         let bus = FakeSerialBus()
         bus.addPair()

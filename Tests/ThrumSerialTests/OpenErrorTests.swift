@@ -1,11 +1,13 @@
+import Testing
+import ThrumTransport
+
+@testable import ThrumSerial
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumSerial
-import ThrumTransport
 
 /// Every failing call of the open sequence becomes a `TransportError` that names the device,
 /// the libserialport function and the OS error, with a hint; nothing acquired leaks.
@@ -20,18 +22,34 @@ import ThrumTransport
     }
 
     static let cases: [Case] = [
-        Case(function: "sp_get_port_by_name", code: .argument, reason: .notFound, words: ["/sys/class/tty", "SP_ERR_ARG"]),
-        Case(function: "sp_open", code: .fail, errno: EACCES, reason: .permissionDenied, words: ["EACCES", "Permission denied", "dialout"]),
-        Case(function: "sp_open", code: .fail, errno: EBUSY, reason: .busy, words: ["EBUSY", "another program", "ModemManager"]),
+        Case(
+            function: "sp_get_port_by_name", code: .argument, reason: .notFound,
+            words: ["/sys/class/tty", "SP_ERR_ARG"]),
+        Case(
+            function: "sp_open", code: .fail, errno: EACCES, reason: .permissionDenied,
+            words: ["EACCES", "Permission denied", "dialout"]),
+        Case(
+            function: "sp_open", code: .fail, errno: EBUSY, reason: .busy,
+            words: ["EBUSY", "another program", "ModemManager"]),
         Case(function: "sp_open", code: .fail, errno: ENOENT, reason: .notFound, words: ["ENOENT", "plugged in"]),
         Case(function: "sp_open", code: .memory, reason: .system, words: ["SP_ERR_MEM", "out of memory"]),
-        Case(function: "sp_get_port_handle", code: .unsupported, reason: .unsupportedConfiguration, words: ["SP_ERR_SUPP"]),
-        Case(function: "ioctl(TIOCEXCL)", code: .fail, errno: EPERM, reason: .permissionDenied, words: ["EPERM", "dialout"]),
-        Case(function: "sp_set_baudrate", code: .argument, reason: .unsupportedConfiguration, words: ["refused the setting"]),
-        Case(function: "sp_set_bits", code: .fail, errno: EINVAL, reason: .system, words: ["EINVAL", "Invalid argument"]),
+        Case(
+            function: "sp_get_port_handle", code: .unsupported, reason: .unsupportedConfiguration,
+            words: ["SP_ERR_SUPP"]),
+        Case(
+            function: "ioctl(TIOCEXCL)", code: .fail, errno: EPERM, reason: .permissionDenied,
+            words: ["EPERM", "dialout"]),
+        Case(
+            function: "sp_set_baudrate", code: .argument, reason: .unsupportedConfiguration,
+            words: ["refused the setting"]),
+        Case(
+            function: "sp_set_bits", code: .fail, errno: EINVAL, reason: .system, words: ["EINVAL", "Invalid argument"]),
         Case(function: "sp_set_parity", code: .fail, errno: EIO, reason: .disconnected, words: ["EIO"]),
-        Case(function: "sp_set_stopbits", code: .unsupported, reason: .unsupportedConfiguration, words: ["SP_ERR_SUPP"]),
-        Case(function: "sp_set_flowcontrol", code: .unsupported, reason: .unsupportedConfiguration, words: ["SP_ERR_SUPP"]),
+        Case(
+            function: "sp_set_stopbits", code: .unsupported, reason: .unsupportedConfiguration, words: ["SP_ERR_SUPP"]),
+        Case(
+            function: "sp_set_flowcontrol", code: .unsupported, reason: .unsupportedConfiguration,
+            words: ["SP_ERR_SUPP"]),
         Case(function: "sp_set_dtr", code: .fail, errno: ENOTTY, reason: .notATerminal, words: ["ENOTTY"]),
         Case(function: "sp_set_rts", code: .fail, errno: EIO, reason: .disconnected, words: ["EIO", "unplugged"]),
         Case(function: "tcsetattr", code: .fail, errno: EINVAL, reason: .system, words: ["EINVAL"]),
@@ -81,7 +99,9 @@ import ThrumTransport
         let bus = FakeSerialBus()
         bus.addPair()
         for (rate, words) in [(1200, "bootloader"), (12345, "supported rates")] {
-            let error = thrownError { _ = try openFake("/dev/ttyFAKE0", on: bus, settings: SerialSettings(baudRate: rate)) }
+            let error = thrownError {
+                _ = try openFake("/dev/ttyFAKE0", on: bus, settings: SerialSettings(baudRate: rate))
+            }
             #expect((error as? TransportError)?.reason == .unsupportedConfiguration)
             #expect("\(error.map { "\($0)" } ?? "")".contains(words))
         }
@@ -129,7 +149,9 @@ import ThrumTransport
         await port.close()
         #expect(bus.device("/dev/ttyFAKE0")?.exclusive == false)
 
-        let flowControlled = try openFake("/dev/ttyFAKE0", on: bus, settings: SerialSettings(flowControl: .hardware, hangUpOnClose: true, exclusive: false))
+        let flowControlled = try openFake(
+            "/dev/ttyFAKE0", on: bus,
+            settings: SerialSettings(flowControl: .hardware, hangUpOnClose: true, exclusive: false))
         let second = try #require(bus.device("/dev/ttyFAKE0"))
         #expect(second.flow == .rtsCts)
         #expect(second.hangUpOnClose == true)

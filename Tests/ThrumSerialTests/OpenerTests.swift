@@ -1,11 +1,13 @@
+import Testing
+import ThrumTransport
+
+@testable import ThrumSerial
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumSerial
-import ThrumTransport
 
 /// Choosing the transport: libserialport, termios when libserialport refuses, `usb:` lookup.
 @Suite(.timeLimit(.minutes(1))) struct OpenerTests {
@@ -27,7 +29,8 @@ import ThrumTransport
         let bus = FakeSerialBus()
         bus.addPair()
         let recorder = Recorder()
-        let opened = try SerialDevice.open("/dev/ttyFAKE0", settings: SerialSettings(), using: Self.parts(bus, recorder))
+        let opened = try SerialDevice.open(
+            "/dev/ttyFAKE0", settings: SerialSettings(), using: Self.parts(bus, recorder))
         #expect(opened.backend == .libserialport)
         #expect(opened.transport is SerialPortTransport)
         #expect(recorder.termiosPaths.isEmpty)
@@ -49,18 +52,21 @@ import ThrumTransport
         await opened.transport.close()
     }
 
-    @Test("libserialport refusing the device falls back to termios", arguments: [
-        ("sp_get_port_by_name", LibSerialPortFailure.Code.argument, Int32(0)),
-        ("sp_open", .fail, ENOTTY),
-        ("sp_open", .unsupported, 0),
-        ("sp_set_dtr", .unsupported, 0),
-    ])
+    @Test(
+        "libserialport refusing the device falls back to termios",
+        arguments: [
+            ("sp_get_port_by_name", LibSerialPortFailure.Code.argument, Int32(0)),
+            ("sp_open", .fail, ENOTTY),
+            ("sp_open", .unsupported, 0),
+            ("sp_set_dtr", .unsupported, 0),
+        ])
     func fallsBack(_ function: String, _ code: LibSerialPortFailure.Code, _ errno: Int32) async throws {
         let bus = FakeSerialBus()
         bus.addPair()
         bus.fail(function, code, errno: errno)
         let recorder = Recorder()
-        let opened = try SerialDevice.open("/dev/ttyFAKE0", settings: SerialSettings(), using: Self.parts(bus, recorder))
+        let opened = try SerialDevice.open(
+            "/dev/ttyFAKE0", settings: SerialSettings(), using: Self.parts(bus, recorder))
         #expect(recorder.termiosPaths == ["/dev/ttyFAKE0"])
         guard case .termios(let reason) = opened.backend else {
             Issue.record("expected the termios backend, got \(opened.backend)")
@@ -71,16 +77,20 @@ import ThrumTransport
         await opened.transport.close()
     }
 
-    @Test("a real port failure is reported, not hidden behind termios", arguments: [
-        (EACCES, TransportError.Reason.permissionDenied),
-        (EBUSY, .busy),
-    ])
+    @Test(
+        "a real port failure is reported, not hidden behind termios",
+        arguments: [
+            (EACCES, TransportError.Reason.permissionDenied),
+            (EBUSY, .busy),
+        ])
     func noFallbackForRealFailures(_ errno: Int32, _ reason: TransportError.Reason) {
         let bus = FakeSerialBus()
         bus.addPair()
         bus.fail("sp_open", .fail, errno: errno)
         let recorder = Recorder()
-        let error = thrownError { _ = try SerialDevice.open("/dev/ttyFAKE0", settings: SerialSettings(), using: Self.parts(bus, recorder)) }
+        let error = thrownError {
+            _ = try SerialDevice.open("/dev/ttyFAKE0", settings: SerialSettings(), using: Self.parts(bus, recorder))
+        }
         #expect((error as? TransportError)?.reason == reason)
         #expect(recorder.termiosPaths.isEmpty)
     }
@@ -88,18 +98,25 @@ import ThrumTransport
     @Test("a usb: address opens the port with that identity")
     func usbAddress() async throws {
         let bus = EnumerationTests.boards()
-        bus.add(.init(path: "/dev/ttyACM2", description: "board", usb: .init(vendor: 0x2E8A, product: 0x000A, serial: "F00")))
+        bus.add(
+            .init(
+                path: "/dev/ttyACM2", description: "board", usb: .init(vendor: 0x2E8A, product: 0x000A, serial: "F00")))
         let recorder = Recorder()
-        let opened = try SerialDevice.open("usb:2e8a:000a:E661", settings: SerialSettings(), using: Self.parts(bus, recorder))
+        let opened = try SerialDevice.open(
+            "usb:2e8a:000a:E661", settings: SerialSettings(), using: Self.parts(bus, recorder))
         #expect(opened.path == "/dev/ttyACM1")
         #expect(opened.port?.usb?.manufacturer == "Thrum")
         #expect(opened.backend == .libserialport)
         #expect(bus.device("/dev/ttyACM1")?.isOpen == true)
         await opened.transport.close()
 
-        let ambiguous = thrownError { _ = try SerialDevice.open("usb:2e8a:000a", settings: SerialSettings(), using: Self.parts(bus, recorder)) }
+        let ambiguous = thrownError {
+            _ = try SerialDevice.open("usb:2e8a:000a", settings: SerialSettings(), using: Self.parts(bus, recorder))
+        }
         #expect({ if case .ambiguous? = ambiguous as? SerialPortLookupError { true } else { false } }())
-        let malformed = thrownError { _ = try SerialDevice.open("usb:nope", settings: SerialSettings(), using: Self.parts(bus, recorder)) }
+        let malformed = thrownError {
+            _ = try SerialDevice.open("usb:nope", settings: SerialSettings(), using: Self.parts(bus, recorder))
+        }
         #expect({ if case .malformedAddress? = malformed as? SerialPortLookupError { true } else { false } }())
         #expect(bus.outstandingHandles == 0)
     }

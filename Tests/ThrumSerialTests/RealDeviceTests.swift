@@ -1,11 +1,13 @@
+import Testing
+import ThrumTransport
+
+@testable import ThrumSerial
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumSerial
-import ThrumTransport
 
 /// The real libserialport on this machine: it refuses pseudo-terminals (ARCHITECTURE.md decision 3),
 /// and the opener serves them with termios.
@@ -31,7 +33,7 @@ import ThrumTransport
         }
         #expect(reason.contains("sp_get_port_by_name"))
         #expect(opened.transport is TermiosTransport)
-        let bytes = (0 ... 255).map(UInt8.init)
+        let bytes = (0...255).map(UInt8.init)
         try await opened.transport.write(bytes)
         #expect(try await read(bytes.count, from: pty.controller) == bytes)
         try await pty.controller.write([0x7E, 0x00, 0x7D])

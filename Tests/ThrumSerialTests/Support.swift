@@ -1,8 +1,11 @@
-@testable import ThrumSerial
 import ThrumTransport
 
+@testable import ThrumSerial
+
 /// Opens a fake port through the real open sequence and threads.
-func openFake(_ path: String, on bus: FakeSerialBus, settings: SerialSettings = SerialSettings()) throws -> SerialPortTransport {
+func openFake(
+    _ path: String, on bus: FakeSerialBus, settings: SerialSettings = SerialSettings()
+) throws -> SerialPortTransport {
     try SerialPortTransport.open(path: path, settings: settings, calls: bus.calls, tuning: .fast)
 }
 

@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import ThrumSimulator
+import ThrumTesting
 import ThrumTransport
 import ThrumWire
-import ThrumTesting
 
 /// The simulator's endpoints in real time: in-process pipe, pseudo-terminal, and `thrum sim --pty`
 /// as a child process. A host speaking ThrumWire's handshake gets INFO back.
@@ -14,7 +14,8 @@ import ThrumTesting
     /// The limit is generous on purpose: on a 2-core machine the CPU-heavy tests that run in
     /// parallel (the differential ones) can hold both threads of the cooperative pool for many
     /// seconds, during which neither this loop nor the server gets to run at all.
-    static func handshake(over transport: any ByteTransport, limit: Duration = .seconds(60)) async throws -> WireMessage {
+    static func handshake(over transport: any ByteTransport, limit: Duration = .seconds(60)) async throws -> WireMessage
+    {
         let inbox = Mutex<[UInt8]>([])
         let reader = Task {
             for try await chunk in transport.chunks { inbox.withLock { $0 += chunk } }
@@ -24,13 +25,18 @@ import ThrumTesting
         let start = clock.now
         func now() -> MonotonicInstant {
             let elapsed = start.duration(to: clock.now)
-            return MonotonicInstant(nanoseconds: UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000))
+            return MonotonicInstant(
+                nanoseconds: UInt64(elapsed.components.seconds) * 1_000_000_000
+                    + UInt64(elapsed.components.attoseconds / 1_000_000_000))
         }
         var session = LinkSession(configuration: LinkConfiguration(role: .host))
         session.connect(at: now())
         while start.duration(to: clock.now) < limit {
             for frame in session.takeFrames() { try await transport.write(frame) }
-            let bytes = inbox.withLock { bytes in defer { bytes.removeAll() }; return bytes }
+            let bytes = inbox.withLock { bytes in
+                defer { bytes.removeAll() }
+                return bytes
+            }
             if !bytes.isEmpty { session.receive(bytes, at: now()) }
             session.advance(to: now())
             for event in session.takeEvents() {

@@ -8,13 +8,17 @@ import ThrumTimeline
 /// The simulated hardware: actuators, flash with power cuts, the C/Swift layout check.
 @Suite struct HardwareTests {
     static func sustained(_ seconds: Double, intensity: Float = 1) throws -> [UInt8] {
-        try TimelineCompiler.compile(HapticPattern(events: [
-            HapticEvent(.hapticContinuous, time: 0, duration: seconds, parameters: [EventParameter(.hapticIntensity, intensity)]),
-        ]))
+        try TimelineCompiler.compile(
+            HapticPattern(events: [
+                HapticEvent(
+                    .hapticContinuous, time: 0, duration: seconds,
+                    parameters: [EventParameter(.hapticIntensity, intensity)])
+            ]))
     }
 
     @Test func lraRingsUpAtResonanceAndDecaysAfter() throws {
-        let lanes = try FirmwareRendering.render(timeline: try Self.sustained(0.3), seconds: 0.6, actuator: .lra(), recordsAcceleration: true)
+        let lanes = try FirmwareRendering.render(
+            timeline: try Self.sustained(0.3), seconds: 0.6, actuator: .lra(), recordsAcceleration: true)
         let acceleration = try #require(lanes.acceleration)
         let envelope = acceleration.envelope(window: 0.01)
         // Driven at its resonance at rated voltage: about the rated 1.5 g once rung up (overdrive
@@ -28,7 +32,8 @@ import ThrumTimeline
 
     @Test func ermSpinsUpWithItsTimeConstant() throws {
         let model = ActuatorModel.erm(.init(timeConstant: 0.04))
-        let lanes = try FirmwareRendering.render(timeline: try Self.sustained(0.5), seconds: 0.9, actuator: model, recordsAcceleration: true)
+        let lanes = try FirmwareRendering.render(
+            timeline: try Self.sustained(0.5), seconds: 0.9, actuator: model, recordsAcceleration: true)
         let envelope = try #require(lanes.acceleration).envelope(window: 0.01)
         let steady = envelope[35...45].max()!
         #expect(steady > 0.9 && steady < 2, "steady \(steady)")
@@ -37,9 +42,12 @@ import ThrumTimeline
     }
 
     @Test func halfIntensityShakesLessThanFull() throws {
-        let full = try FirmwareRendering.render(timeline: try Self.sustained(0.2), seconds: 0.2, recordsAcceleration: true)
-        let half = try FirmwareRendering.render(timeline: try Self.sustained(0.2, intensity: 0.5), seconds: 0.2, recordsAcceleration: true)
-        let f = try #require(full.acceleration).envelope(window: 0.01)[15], h = try #require(half.acceleration).envelope(window: 0.01)[15]
+        let full = try FirmwareRendering.render(
+            timeline: try Self.sustained(0.2), seconds: 0.2, recordsAcceleration: true)
+        let half = try FirmwareRendering.render(
+            timeline: try Self.sustained(0.2, intensity: 0.5), seconds: 0.2, recordsAcceleration: true)
+        let f = try #require(full.acceleration).envelope(window: 0.01)[15],
+            h = try #require(half.acceleration).envelope(window: 0.01)[15]
         #expect(h < f * 0.75 && h > f * 0.25, "half \(h) full \(f)")
     }
 
@@ -54,7 +62,9 @@ import ThrumTimeline
         let board = try SimulatedBoard(configuration)
         let flash = try #require(board.flash)
         func store(_ bytes: [UInt8]) -> thr_status {
-            board.withCore { core in bytes.withUnsafeBufferPointer { thr_slot_store_bytes(core, $0.baseAddress, UInt32($0.count), 1) } }
+            board.withCore { core in
+                bytes.withUnsafeBufferPointer { thr_slot_store_bytes(core, $0.baseAddress, UInt32($0.count), 1) }
+            }
         }
         func slot() -> [UInt8]? {
             board.withCore { core in
@@ -77,7 +87,9 @@ import ThrumTimeline
             _ = store(new)
             try board.reboot()
             let content = slot()
-            #expect(content == old || content == new, "cut after \(cut) bytes: slot holds \(content.map { "\($0.count) bytes" } ?? "nothing")")
+            #expect(
+                content == old || content == new,
+                "cut after \(cut) bytes: slot holds \(content.map { "\($0.count) bytes" } ?? "nothing")")
             if content == old { sawOld = true } else if content == new { sawNew = true }
             if content == new { #expect(store(old) == THR_STATUS_OK) }
         }
@@ -98,20 +110,30 @@ import ThrumTimeline
     }
 
     @Test func flashFileKeepsSlotsAcrossBoards() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-sim-flash-\(UInt32.random(in: 0...UInt32.max)).bin")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-sim-flash-\(UInt32.random(in: 0...UInt32.max)).bin")
         defer { try? FileManager.default.removeItem(at: file) }
         var configuration = BoardConfiguration()
         configuration.slotCount = 1
         let bytes = try Self.sustained(0.1)
         do {
-            let board = try SimulatedBoard(configuration, flash: SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: file))
-            let status = board.withCore { core in bytes.withUnsafeBufferPointer { thr_slot_store_bytes(core, $0.baseAddress, UInt32($0.count), 0) } }
+            let board = try SimulatedBoard(
+                configuration,
+                flash: SimulatedFlash(
+                    size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: file))
+            let status = board.withCore { core in
+                bytes.withUnsafeBufferPointer { thr_slot_store_bytes(core, $0.baseAddress, UInt32($0.count), 0) }
+            }
             #expect(status == THR_STATUS_OK)
         }
-        let board = try SimulatedBoard(configuration, flash: SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: file))
+        let board = try SimulatedBoard(
+            configuration,
+            flash: SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize, file: file))
         var length: UInt32 = 512
         var out = [UInt8](repeating: 0, count: 512)
-        let status = board.withCore { core in out.withUnsafeMutableBufferPointer { thr_slot_read(core, 0, 0, $0.baseAddress, &length) } }
+        let status = board.withCore { core in
+            out.withUnsafeMutableBufferPointer { thr_slot_read(core, 0, 0, $0.baseAddress, &length) }
+        }
         #expect(status == THR_STATUS_OK)
         #expect(Array(out[0..<Int(length)]) == bytes)
     }

@@ -16,7 +16,9 @@ import ThrumWire
         return try SimulatedBoard(configuration)
     }
 
-    @Test(arguments: [LineModel(), LineModel(baudRate: 115_200), LineModel.usb, LineModel(baudRate: 9600, latencyMicroseconds: 3000)])
+    @Test(arguments: [
+        LineModel(), LineModel(baudRate: 115_200), LineModel.usb, LineModel(baudRate: 9600, latencyMicroseconds: 3000),
+    ])
     func handshakeGivesTheBoardsInfo(line: LineModel) throws {
         let board = try Self.board(line: line)
         var host = SimulatedHost(board: board)
@@ -51,7 +53,9 @@ import ThrumWire
     /// the board renders what the direct API renders, shifted to the start time.
     @Test func uploadAndPlayOverTheLinkRendersLikeTheDirectAPI() throws {
         let pattern = HapticPattern(events: [
-            HapticEvent(.hapticContinuous, time: 0.05, duration: 0.2, parameters: [EventParameter(.hapticIntensity, 0.7), EventParameter(.attackTime, 0.3)]),
+            HapticEvent(
+                .hapticContinuous, time: 0.05, duration: 0.2,
+                parameters: [EventParameter(.hapticIntensity, 0.7), EventParameter(.attackTime, 0.3)]),
             HapticEvent(.hapticTransient, time: 0.3, parameters: [EventParameter(.hapticIntensity, 1)]),
         ])
         let bytes = try TimelineCompiler.compile(pattern)

@@ -1,17 +1,19 @@
 import Foundation
-import ThrumTesting
-import Synchronization
 import PropertyBased
+import Synchronization
 import Testing
 import ThrumModel
 import ThrumSimulator
+import ThrumTesting
 import ThrumTimeline
 
 /// A timeline cut into pieces (TimelineSegmenter) and played piece after piece, each taking over
 /// from the one before at its start tick, renders on the firmware exactly as the whole does.
 @Suite struct SegmentedPlaybackTests {
     /// Cuts `pattern` for pieces of at most `budget` bytes and compares both renderings tick by tick.
-    private func expectSameRendering(_ pattern: HapticPattern, budget: Int, name: String, maximumSeconds: Double = 30) throws {
+    private func expectSameRendering(
+        _ pattern: HapticPattern, budget: Int, name: String, maximumSeconds: Double = 30
+    ) throws {
         let whole = try TimelineCompiler.compile(pattern)
         let timeline = try TimelineDecoder.decode(whole)
         let pieces = try TimelineSegmenter.segments(of: timeline, maximumBytes: budget)
@@ -22,7 +24,9 @@ import ThrumTimeline
         let firstDifference = expected.intensity.indices.first {
             expected.intensity[$0] != streamed.intensity[$0] || expected.sharpness[$0] != streamed.sharpness[$0]
         }
-        #expect(firstDifference == nil, """
+        #expect(
+            firstDifference == nil,
+            """
             \(name): \(pieces.count) pieces starting at \(pieces.map(\.start)) ms differ from the whole at tick \(firstDifference ?? 0): \
             intensity \(expected.intensity[firstDifference ?? 0]) vs \(streamed.intensity[firstDifference ?? 0]), \
             sharpness \(expected.sharpness[firstDifference ?? 0]) vs \(streamed.sharpness[firstDifference ?? 0])
@@ -49,7 +53,8 @@ import ThrumTimeline
     }
 
     @Test func aBudgetForTheWholeGivesOnePieceEqualToTheWhole() throws {
-        let pattern = try PatternFile.load(contentsOf: Fixtures.packageRoot.appendingPathComponent("Examples/splash.ahap"))
+        let pattern = try PatternFile.load(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("Examples/splash.ahap"))
         let bytes = try TimelineCompiler.compile(pattern)
         let pieces = try TimelineSegmenter.segments(of: try TimelineDecoder.decode(bytes), maximumBytes: bytes.count)
         #expect(pieces == [TimelineSegment(start: 0, end: nil, bytes: bytes)])
@@ -71,7 +76,9 @@ import ThrumTimeline
             loaded += 1
             let timeline = try TimelineDecoder.decode(try TimelineCompiler.compile(pattern))
             var budget = timeline.byteCount
-            while budget > 32, (try? TimelineSegmenter.segments(of: timeline, maximumBytes: budget / 2)) != nil { budget /= 2 }
+            while budget > 32, (try? TimelineSegmenter.segments(of: timeline, maximumBytes: budget / 2)) != nil {
+                budget /= 2
+            }
             if budget < timeline.byteCount { cut += 1 }
             try expectSameRendering(pattern, budget: budget, name: file.lastPathComponent)
         }
@@ -88,19 +95,22 @@ import ThrumTimeline
         await propertyCheck(count: 100, input: RandomPatterns.generator) { pattern in
             let timing: Set<EventParameterID> = [.attackTime, .decayTime, .releaseTime]
             guard !pattern.parameters.contains(where: { timing.contains($0.id.target) }),
-                  !pattern.parameterCurves.contains(where: { timing.contains($0.id.target) })
+                !pattern.parameterCurves.contains(where: { timing.contains($0.id.target) })
             else { return }
             let bytes = try TimelineCompiler.compile(pattern)
             let timeline = try TimelineDecoder.decode(bytes)
             // The finest cut the pattern allows (halving); one that stays whole compares nothing new.
-            func cuts(_ budget: Int) -> Bool { ((try? TimelineSegmenter.segments(of: timeline, maximumBytes: budget))?.count ?? 0) > 1 }
+            func cuts(_ budget: Int) -> Bool {
+                ((try? TimelineSegmenter.segments(of: timeline, maximumBytes: budget))?.count ?? 0) > 1
+            }
             guard var budget = [bytes.count * 3 / 4, bytes.count - 1].first(where: cuts) else { return }
             while cuts(budget / 2) { budget /= 2 }
             cutInPieces.withLock { $0 += 1 }
             try expectSameRendering(pattern, budget: budget, name: "random pattern \(pattern)")
         }
         print("segmented playback: \(cutInPieces.withLock { $0 }) of 100 random patterns cut into pieces")
-        #expect(cutInPieces.withLock { $0 } >= 10, "enough random patterns are cut to make the comparison mean something")
+        #expect(
+            cutInPieces.withLock { $0 } >= 10, "enough random patterns are cut to make the comparison mean something")
     }
 
     /// Two events sounding together cannot be split below their own size: the error says where and

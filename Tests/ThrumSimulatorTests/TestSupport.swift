@@ -1,6 +1,6 @@
 import Foundation
-import ThrumTesting
 import ThrumModel
+import ThrumTesting
 
 enum Fixtures {
     static let packageRoot = Repository.root
@@ -11,7 +11,10 @@ enum Fixtures {
         return files.isEmpty ? nil : files
     }
 
-    static func continuous(_ time: Double, _ duration: Double, _ parameters: [(EventParameterID, Float)]) -> HapticEvent {
-        HapticEvent(.hapticContinuous, time: time, duration: duration, parameters: parameters.map { EventParameter($0.0, $0.1) })
+    static func continuous(_ time: Double, _ duration: Double, _ parameters: [(EventParameterID, Float)]) -> HapticEvent
+    {
+        HapticEvent(
+            .hapticContinuous, time: time, duration: duration, parameters: parameters.map { EventParameter($0.0, $0.1) }
+        )
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import Thrum
 import ThrumModel
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
+
+@testable import Thrum
 
 /// Registered audio files: their length sets how long an `AudioCustom` event sounds on a board's
 /// audio lane (SEMANTICS.md §6.2).
@@ -18,17 +19,22 @@ struct AudioResourceTests {
     /// A WAV file whose fmt chunk states `tag`, `channels`, `rate` and `bits`, with `data` as its
     /// sample data and an odd-length chunk between the two. `extensible` writes the 40-byte
     /// WAVE_FORMAT_EXTENSIBLE form, with `tag` as the start of its subformat GUID.
-    static func wav(tag: Int = 1, channels: Int = 1, rate: Int = 8000, bits: Int = 16, extensible: Bool = false, data: [UInt8]) -> [UInt8] {
+    static func wav(
+        tag: Int = 1, channels: Int = 1, rate: Int = 8000, bits: Int = 16, extensible: Bool = false, data: [UInt8]
+    ) -> [UInt8] {
         func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         func u16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         let block = channels * bits / 8
-        var fmt = u16(extensible ? 0xFFFE : tag) + u16(channels) + u32(rate) + u32(rate * block) + u16(block) + u16(bits)
+        var fmt =
+            u16(extensible ? 0xFFFE : tag) + u16(channels) + u32(rate) + u32(rate * block) + u16(block) + u16(bits)
         if extensible {
             // cbSize 22, valid bits, channel mask, then the subformat GUID: tag, 00 00 00 00 10 00 80 00 00 AA 00 38 9B 71.
-            fmt += u16(22) + u16(bits) + u32(0) + u16(tag) + [0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]
+            fmt +=
+                u16(22) + u16(bits) + u32(0) + u16(tag) + [0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]
         }
         let list = Array("INFOabc".utf8)  // odd length: padded to even
-        let body = Array("WAVE".utf8) + Array("fmt ".utf8) + u32(fmt.count) + fmt
+        let body =
+            Array("WAVE".utf8) + Array("fmt ".utf8) + u32(fmt.count) + fmt
             + Array("LIST".utf8) + u32(list.count) + list + [0]
             + Array("data".utf8) + u32(data.count) + data
         return Array("RIFF".utf8) + u32(body.count) + body
@@ -55,17 +61,24 @@ struct AudioResourceTests {
         var resources = AudioResources()
         let looping = try resources.register(url, useVolumeEnvelope: false, loopEnabled: true)
         let plain = try resources.register(url)
-        let pattern = HapticPattern(events: [looping, plain].map {
-            HapticEvent(.audioCustom, time: 0, duration: 0, parameters: [], waveform: AudioWaveform(resourceID: $0))
-        })
-        let flags = try resources.resolve(pattern).events.map { ($0.waveform!.useVolumeEnvelope, $0.waveform!.loopEnabled) }
+        let pattern = HapticPattern(
+            events: [looping, plain].map {
+                HapticEvent(.audioCustom, time: 0, duration: 0, parameters: [], waveform: AudioWaveform(resourceID: $0))
+            })
+        let flags = try resources.resolve(pattern).events.map {
+            ($0.waveform!.useVolumeEnvelope, $0.waveform!.loopEnabled)
+        }
         #expect(flags.map { [$0.0, $0.1] } == [[false, true], [true, false]])
     }
 
     @Test("a file that is not a WAV file is refused, saying what and where")
     func malformed() throws {
-        #expect(throws: WAVInfo.Problem(offset: 0, detail: "not a RIFF file")) { try WAVInfo.read(Array("OggS0000WAVE".utf8)) }
-        #expect(throws: WAVInfo.Problem(offset: 4, detail: "too short for a RIFF header (4 bytes)")) { try WAVInfo.read(Array("RIFF".utf8)) }
+        #expect(throws: WAVInfo.Problem(offset: 0, detail: "not a RIFF file")) {
+            try WAVInfo.read(Array("OggS0000WAVE".utf8))
+        }
+        #expect(throws: WAVInfo.Problem(offset: 4, detail: "too short for a RIFF header (4 bytes)")) {
+            try WAVInfo.read(Array("RIFF".utf8))
+        }
         let noData = Array(Self.wav(seconds: 0.1).prefix(36))
         #expect(throws: WAVInfo.Problem(offset: 36, detail: "no data chunk")) { try WAVInfo.read(noData) }
     }
@@ -86,7 +99,10 @@ struct AudioResourceTests {
         #expect(sounding.allSatisfy { abs($0.audio - 0.5) < 0.01 })
 
         try await engine.unregisterAudioResource(id)
-        await #expect(throws: HapticEngineError.audioResource("events[0] plays audio resource \(id), which is not registered (registerAudioResource)")) {
+        await #expect(
+            throws: HapticEngineError.audioResource(
+                "events[0] plays audio resource \(id), which is not registered (registerAudioResource)")
+        ) {
             _ = try await engine.makePlayer(with: HapticPattern(events: [event]))
         }
         await #expect(throws: HapticEngineError.audioResource("audio resource \(id) is not registered")) {
@@ -99,7 +115,10 @@ struct AudioResourceTests {
     func badFileIsRefused() async throws {
         let engine = HapticEngine(manualClock: ManualClock())
         let url = try Self.file(Array("not audio, just text".utf8), named: "broken.wav")
-        await #expect(throws: HapticEngineError.audioResource("\(url.path): not a WAV file Thrum can read: not a RIFF file at byte 0")) {
+        await #expect(
+            throws: HapticEngineError.audioResource(
+                "\(url.path): not a WAV file Thrum can read: not a RIFF file at byte 0")
+        ) {
             _ = try await engine.registerAudioResource(url)
         }
     }

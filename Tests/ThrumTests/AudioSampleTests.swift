@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import Thrum
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
+
+@testable import Thrum
 
 /// Registered audio resources on a board that plays samples: the engine sends each as a waveform
 /// object at the board's rate, and the board's audio output plays it (WAVEFORM.md, SEMANTICS.md §6.4).
@@ -15,7 +16,8 @@ struct AudioSampleTests {
     }
 
     static func wav16k(_ samples: [Int16]) -> [UInt8] {
-        AudioResourceTests.wav(rate: 16000, data: samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] })
+        AudioResourceTests.wav(
+            rate: 16000, data: samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] })
     }
 
     /// A pattern with one `AudioCustom` event naming `id` at full volume, for the file's length.
@@ -34,7 +36,8 @@ struct AudioSampleTests {
         configure(&configuration)
         let (engine, tap, clock) = try tappedBoard(configuration)
         try await withVirtualTime(clock) { try await engine.start() }
-        let id = try await engine.registerAudioResource(try AudioResourceTests.file(wav16k(samples), named: "sound.wav"))
+        let id = try await engine.registerAudioResource(
+            try AudioResourceTests.file(wav16k(samples), named: "sound.wav"))
         return (engine, tap, clock, id)
     }
 
@@ -57,9 +60,15 @@ struct AudioSampleTests {
         let played = tap.audio.signal(from: firstTick.time, count: expected.count, rate: 8000)
         // An immediate start falls between ticks: the first tick that sounds may be a few ticks'
         // worth of samples into the sound (the start's own delay); find how far, then compare all.
-        let offset = (0..<40).first { shift in (0..<(expected.count - 40)).allSatisfy { played[$0] == expected[$0 + shift] } }
-        #expect(offset != nil, "the output is the tone, sample for sample: \(Array(played.prefix(12))) vs \(Array(expected.prefix(12)))")
-        #expect(tap.audio.signal(from: firstTick.time + 260_000, count: 800, rate: 8000).allSatisfy { $0 == 0 }, "silent after its length")
+        let offset = (0..<40).first { shift in
+            (0..<(expected.count - 40)).allSatisfy { played[$0] == expected[$0 + shift] }
+        }
+        #expect(
+            offset != nil,
+            "the output is the tone, sample for sample: \(Array(played.prefix(12))) vs \(Array(expected.prefix(12)))")
+        #expect(
+            tap.audio.signal(from: firstTick.time + 260_000, count: 800, rate: 8000).allSatisfy { $0 == 0 },
+            "silent after its length")
 
         // Played again: the board still holds both, so only a start goes over the line.
         try await withVirtualTime(clock) { try await player.start(atTime: 0) }
@@ -72,7 +81,9 @@ struct AudioSampleTests {
     func volumeScales() async throws {
         // 0.1 s of a constant half scale
         let (engine, tap, clock, id) = try await Self.engine(registering: [Int16](repeating: 16384, count: 1600))
-        try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id, volume: 0.5)).start(atTime: 0) }
+        try await withVirtualTime(clock) {
+            try await engine.makePlayer(with: Self.pattern(playing: id, volume: 0.5)).start(atTime: 0)
+        }
         await advance(clock, by: .milliseconds(200))
         let values = Set(tap.audio.flatMap(\.samples))
         // q = 64 (0.5 × 128), played as 64 × 256 × volume; volume 0.5 is 128/255 in the timeline.
@@ -86,7 +97,9 @@ struct AudioSampleTests {
             $0.audioOutput = .pwmBuzzer
             $0.audioRate = 0
         }
-        try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0) }
+        try await withVirtualTime(clock) {
+            try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0)
+        }
         await advance(clock, by: .milliseconds(200))
         #expect(await engine.statistics.uploads == 1, "the timeline only")
         #expect(tap.audio.isEmpty)
@@ -96,10 +109,15 @@ struct AudioSampleTests {
 
     @Test("a sound longer than the board's memory is refused, saying how long, how big and what the board has")
     func tooLong() async throws {
-        let (engine, _, clock, id) = try await Self.engine(registering: Self.tone(count: 16000)) { $0.timelineMemory = 4096 }
+        let (engine, _, clock, id) = try await Self.engine(registering: Self.tone(count: 16000)) {
+            $0.timelineMemory = 4096
+        }
         let player = try await engine.makePlayer(with: Self.pattern(playing: id))
-        await #expect(throws: HapticEngineError.audioResource(
-            "audio resource \(id) lasts 1.00 s: at 8000 Hz it needs 8012 bytes, and thrum simulator has 4096 bytes of timeline memory")) {
+        await #expect(
+            throws: HapticEngineError.audioResource(
+                "audio resource \(id) lasts 1.00 s: at 8000 Hz it needs 8012 bytes, and thrum simulator has 4096 bytes of timeline memory"
+            )
+        ) {
             try await withVirtualTime(clock) { try await player.start(atTime: 0) }
         }
         try await withVirtualTime(clock) { await engine.stop() }
@@ -107,10 +125,15 @@ struct AudioSampleTests {
 
     @Test("a sound stays on the board while its pattern plays, and makes room once it has finished")
     func keptWhilePlaying() async throws {
-        let (engine, tap, clock, id) = try await Self.engine(registering: Self.tone(count: 4000)) { $0.timelineMemory = 3000 }
+        let (engine, tap, clock, id) = try await Self.engine(registering: Self.tone(count: 4000)) {
+            $0.timelineMemory = 3000
+        }
         // 2,012 bytes of sound and its timeline, then a pattern of about 1.5 KB that needs the room.
-        let busy = HapticPattern(events: (0..<300).map { .transient(at: Double($0) * 0.01, intensity: Float($0 % 200) / 200) })
-        try await withVirtualTime(clock) { try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0) }
+        let busy = HapticPattern(
+            events: (0..<300).map { .transient(at: Double($0) * 0.01, intensity: Float($0 % 200) / 200) })
+        try await withVirtualTime(clock) {
+            try await engine.makePlayer(with: Self.pattern(playing: id)).start(atTime: 0)
+        }
         await advance(clock, by: .milliseconds(50))
         let other = try await engine.makePlayer(with: busy)
         do {

@@ -13,7 +13,9 @@ struct DocumentationSampleTests {
     }
 
     static let samples = [
-        Sample(article: "Sources/Thrum/Thrum.docc/GettingStarted.md", test: "Tests/ThrumTests/GettingStartedSampleTests.swift"),
+        Sample(
+            article: "Sources/Thrum/Thrum.docc/GettingStarted.md",
+            test: "Tests/ThrumTests/GettingStartedSampleTests.swift"),
         Sample(
             article: "Sources/ThrumModel/ThrumModel.docc/GettingStarted.md",
             test: "Tests/ThrumModelTests/GettingStartedSampleTests.swift"),

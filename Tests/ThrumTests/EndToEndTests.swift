@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import Thrum
 import ThrumModel
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
+
+@testable import Thrum
 
 /// One end-to-end scenario, run against the in-process simulator, against `thrum sim --pty` in a
 /// child process (termios transport, real time), and against the simulator behind a line that
@@ -16,7 +17,9 @@ struct EndToEndTests {
 
     /// Start, read capabilities, play a pattern to its end, play a cached one twice, send
     /// parameters to a playing player, stop.
-    static func scenario(_ engine: HapticEngine, drive: (@escaping @Sendable () async throws -> Void) async throws -> Void) async throws {
+    static func scenario(
+        _ engine: HapticEngine, drive: (@escaping @Sendable () async throws -> Void) async throws -> Void
+    ) async throws {
         try await drive { try await engine.start() }
         let capabilities = try #require(await engine.capabilities)
         #expect(capabilities.boardName == "thrum simulator")
@@ -51,7 +54,9 @@ struct EndToEndTests {
         defer { simulator.terminate() }
         let engine = try HapticEngine(device: DeviceAddress(parsing: simulator.devicePath))
         try await Self.scenario(engine) { body in try await body() }
-        #expect(await engine.capabilities?.keepAlive == .seconds(10), "thrum sim --keep-alive 10000 reaches the board's INFO")
+        #expect(
+            await engine.capabilities?.keepAlive == .seconds(10),
+            "thrum sim --keep-alive 10000 reaches the board's INFO")
     }
 
     @Test("through a line with loss, corruption, duplicates and garbage both ways", arguments: [1, 2, 3] as [UInt64])
@@ -59,14 +64,19 @@ struct EndToEndTests {
         let clock = ManualClock()
         let faults = FaultProfile(dropChunk: 0.05, corruptByte: 0.01, duplicateChunk: 0.02, garbageBurst: 0.02)
         let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
-        let faulty = try FaultInjectingTransport(wrapping: host, outbound: faults, inbound: faults, seed: seed, clock: clock)
+        let faulty = try FaultInjectingTransport(
+            wrapping: host, outbound: faults, inbound: faults, seed: seed, clock: clock)
         let server = try SimulatorServer(configuration: BoardConfiguration(), transport: board)
         let engine = HapticEngine(manualClock: clock) { (faulty, Task { try? await server.run(on: clock) }) }
         try await Self.scenario(engine) { body in try await withVirtualTime(clock, limit: .seconds(120), body) }
         // The line really misbehaved, both ways.
         let (outbound, inbound) = (faulty.outboundStatistics, faulty.inboundStatistics)
-        #expect(outbound.chunksDropped + outbound.bytesCorrupted + outbound.chunksDuplicated + outbound.garbageBursts > 0, "\(outbound)")
-        #expect(inbound.chunksDropped + inbound.bytesCorrupted + inbound.chunksDuplicated + inbound.garbageBursts > 0, "\(inbound)")
+        #expect(
+            outbound.chunksDropped + outbound.bytesCorrupted + outbound.chunksDuplicated + outbound.garbageBursts > 0,
+            "\(outbound)")
+        #expect(
+            inbound.chunksDropped + inbound.bytesCorrupted + inbound.chunksDuplicated + inbound.garbageBursts > 0,
+            "\(inbound)")
     }
 }
 

@@ -3,8 +3,8 @@ import Testing
 import Thrum
 import ThrumModel
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
 
 /// The engine against the embedded simulator (the firmware core), on a manual clock.
 @Suite("HapticEngine on the embedded simulator")
@@ -71,7 +71,8 @@ struct EngineTests {
         let clock = ManualClock()
         var board = BoardConfiguration()
         let patterns = (0..<4).map { index in
-            HapticPattern(events: (0..<40).map { .transient(at: Double($0) * 0.05 + Double(index) * 0.001, intensity: 0.5) })
+            HapticPattern(
+                events: (0..<40).map { .transient(at: Double($0) * 0.05 + Double(index) * 0.001, intensity: 0.5) })
         }
         let size = try await HapticEngine(manualClock: clock).makePlayer(with: patterns[0]).timelineSize
         board.timelineMemory = size * 2 + size / 2  // room for two
@@ -147,15 +148,18 @@ struct EngineTests {
         let clock = ManualClock()
         let engine = HapticEngine(manualClock: clock)
         try await withVirtualTime(clock) { try await engine.start() }
-        let player = try await engine.makePlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 2, intensity: 1)]))
+        let player = try await engine.makePlayer(
+            with: HapticPattern(events: [.continuous(at: 0, duration: 2, intensity: 1)]))
         let events = engine.events
         try await withVirtualTime(clock) {
             try await player.start(atTime: 0)
             try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0.5, time: 0)], atTime: 0)
             try await player.scheduleParameterCurve(
-                ParameterCurve(.hapticSharpnessControl, time: 0, controlPoints: [
-                    ControlPoint(time: 0, value: 0), ControlPoint(time: 0.5, value: 0.4),
-                ]), atTime: 0)
+                ParameterCurve(
+                    .hapticSharpnessControl, time: 0,
+                    controlPoints: [
+                        ControlPoint(time: 0, value: 0), ControlPoint(time: 0.5, value: 0.4),
+                    ]), atTime: 0)
             try await player.sendParameters([DynamicParameter(.audioBrightnessControl, value: 0.5, time: 0)], atTime: 0)
         }
         let logs = await Self.collect(events, count: 1) { if case .log(_, let text) = $0 { text } else { nil } }
@@ -191,7 +195,9 @@ struct EngineTests {
         } catch HapticEngineError.openFailed(let device, let cause) {
             let transport = try #require(cause.error as? TransportError)
             #expect(transport.reason == .notFound)
-            #expect("\(HapticEngineError.openFailed(device: device, cause: cause))" == "cannot open \(device): \(transport)")
+            #expect(
+                "\(HapticEngineError.openFailed(device: device, cause: cause))" == "cannot open \(device): \(transport)"
+            )
             #expect(cause == HapticEngineError.Cause(transport))
             #expect(cause != HapticEngineError.Cause(TransportError(.busy, device: device)))
         }
@@ -205,7 +211,9 @@ struct EngineTests {
     }
 
     /// Up to `count` values `pick` finds among the events already delivered.
-    static func collect<T>(_ events: AsyncStream<HapticEngineEvent>, count: Int, _ pick: (HapticEngineEvent) -> T?) async -> [T] {
+    static func collect<T>(
+        _ events: AsyncStream<HapticEngineEvent>, count: Int, _ pick: (HapticEngineEvent) -> T?
+    ) async -> [T] {
         var found: [T] = []
         var iterator = events.makeAsyncIterator()
         while found.count < count, let event = await iterator.next() {
@@ -255,10 +263,11 @@ struct AudioSkipTests {
         let engine = HapticEngine(manualClock: clock, simulator: board)
         try await withVirtualTime(clock) { try await engine.start() }
         let events = engine.events
-        let player = try await engine.makePlayer(with: HapticPattern(events: [
-            .transient(at: 0, intensity: 1),
-            HapticEvent(.audioContinuous, time: 0, duration: 0.1),
-        ]))
+        let player = try await engine.makePlayer(
+            with: HapticPattern(events: [
+                .transient(at: 0, intensity: 1),
+                HapticEvent(.audioContinuous, time: 0, duration: 0.1),
+            ]))
         try await withVirtualTime(clock) { try await player.start(atTime: 0) }
         let logs = await EngineTests.collect(events, count: 1) { if case .log(_, let text) = $0 { text } else { nil } }
         #expect(logs.first == "player \(player.id): 1 audio event skipped: thrum simulator has no audio output")

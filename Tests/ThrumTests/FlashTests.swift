@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Thrum
+import ThrumTesting
 import ThrumTimeline
 import ThrumTransport
-import ThrumTesting
 
 @Suite("Flash slots on the embedded simulator")
 struct FlashTests {
@@ -24,7 +24,12 @@ struct FlashTests {
             let read = try await engine.readFlash(slot: 2)
             let id = try await engine.playFlash(slot: 2)
             var finished = false
-            for await event in events { if case .playerFinished(id) = event { finished = true; break } }
+            for await event in events {
+                if case .playerFinished(id) = event {
+                    finished = true
+                    break
+                }
+            }
             try await engine.eraseFlash(slot: 2)
             return (listed, read, finished, try await engine.flashSlots())
         }
@@ -43,7 +48,9 @@ struct FlashTests {
         let engine = HapticEngine(manualClock: clock)
         try await withVirtualTime(clock) { try await engine.start() }
         let slots = try #require(await engine.capabilities?.flashSlots)
-        await #expect(throws: HapticEngineError.flash("slot \(slots) does not exist: the board has slots 0…\(slots - 1)")) {
+        await #expect(
+            throws: HapticEngineError.flash("slot \(slots) does not exist: the board has slots 0…\(slots - 1)")
+        ) {
             try await withVirtualTime(clock) { try await engine.storeInFlash(Self.splash, slot: slots) }
         }
         await #expect(throws: HapticEngineError.flash("slot 0 is empty")) {
@@ -60,11 +67,13 @@ struct FlashTests {
         let readBack = cache.appendingPathComponent("read.thrum").path
         let compiled = cache.appendingPathComponent("compiled.thrum").path
         let environment = ["XDG_CACHE_HOME": cache.path]
-        #expect(try await runThrumProcess(["flash", "store", example, "--slot", "1"], environment: environment).status == 0)
+        #expect(
+            try await runThrumProcess(["flash", "store", example, "--slot", "1"], environment: environment).status == 0)
         let list = try await runThrumProcess(["flash", "list", "--json"], environment: environment)
         let slots = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(slots.count >= 2 && slots[1]["used"] as? Bool == true, "\(list.stdout)")
-        #expect(try await runThrumProcess(["flash", "read", "1", "-o", readBack], environment: environment).status == 0)
+        #expect(
+            try await runThrumProcess(["flash", "read", "1", "-o", readBack], environment: environment).status == 0)
         #expect(try await runThrumProcess(["compile", example, "-o", compiled], environment: environment).status == 0)
         #expect(FileManager.default.contents(atPath: readBack) == FileManager.default.contents(atPath: compiled))
         #expect(try await runThrumProcess(["flash", "erase", "1"], environment: environment).status == 0)
@@ -76,17 +85,25 @@ struct FlashTests {
 let packageRoot = Repository.root
 
 /// The `thrum` executable built beside the test bundle (`swift build --build-tests` builds it).
-let builtThrum = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thrum")
+let builtThrum = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+    "thrum")
 
 /// Runs the `thrum` built beside the test bundle as a child process. The wait happens on a thread
 /// of its own: blocking the concurrency pool's few threads would stall every other test meanwhile.
-func runThrumProcess(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+func runThrumProcess(
+    _ arguments: [String], environment: [String: String] = [:], input: String? = nil
+) async throws -> (status: Int32, stdout: String, stderr: String) {
     try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try runThrumProcessWaiting(arguments, environment: environment, input: input) }) }.start()
+        Thread {
+            continuation.resume(
+                with: Result { try runThrumProcessWaiting(arguments, environment: environment, input: input) })
+        }.start()
     }
 }
 
-private func runThrumProcessWaiting(_ arguments: [String], environment: [String: String], input: String?) throws -> (status: Int32, stdout: String, stderr: String) {
+private func runThrumProcessWaiting(
+    _ arguments: [String], environment: [String: String], input: String?
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = builtThrum
     process.arguments = arguments

@@ -13,13 +13,13 @@ struct GettingStartedSampleTests {
     }
 
     static func play(on engine: HapticEngine) async throws {
-        try await engine.start()         // opens the device, shakes hands, synchronises the clocks
+        try await engine.start()  // opens the device, shakes hands, synchronises the clocks
         let pattern = HapticPattern(events: [
             .transient(at: 0, intensity: 1, sharpness: 0.8),
             .continuous(at: 0.1, duration: 0.3, intensity: 0.6, sharpness: 0.2),
         ])
         let player = try await engine.makePlayer(with: pattern)  // compiles the pattern: a bad one fails here
-        let events = engine.events                               // subscribe before starting
+        let events = engine.events  // subscribe before starting
         try await player.start(atTime: HapticEngine.timeImmediate)
         for await event in events {
             if case .playerFinished(player.id) = event { break }

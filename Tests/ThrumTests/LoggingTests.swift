@@ -16,9 +16,11 @@ struct LoggingTests {
         let clock = ManualClock()
         let recorder = LogRecorder()
         let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
-        let talker = ChattyBoard(transport: board, clock: ManualEngineClock(clock), says: [
-            .log(level: .warning, text: "actuator 0 is warm"), .log(level: .debug, text: "tick budget 40 %"),
-        ])
+        let talker = ChattyBoard(
+            transport: board, clock: ManualEngineClock(clock),
+            says: [
+                .log(level: .warning, text: "actuator 0 is warm"), .log(level: .debug, text: "tick budget 40 %"),
+            ])
         let engine = HapticEngine(manualClock: clock, logHandler: { recorder.handler(label: $0) }) {
             (host, Task { await talker.run() })
         }
@@ -31,9 +33,13 @@ struct LoggingTests {
         #expect(said.map(\.level) == [.warning, .debug])
         #expect(said.allSatisfy { $0.metadata["device"] == "sim" }, "\(said)")
         let link = recorder.entries(label: ThrumLogLabel.link)
-        #expect(link.contains { $0.message == "connected" && $0.level == .info && $0.metadata["board"] == "chatty" }, "\(link)")
+        #expect(
+            link.contains { $0.message == "connected" && $0.level == .info && $0.metadata["board"] == "chatty" },
+            "\(link)")
         try await withVirtualTime(clock) { await engine.stop() }
-        #expect(!recorder.entries.contains { $0.level >= .warning && $0.label == ThrumLogLabel.link }, "a stop is no error: \(recorder.entries)")
+        #expect(
+            !recorder.entries.contains { $0.level >= .warning && $0.label == ThrumLogLabel.link },
+            "a stop is no error: \(recorder.entries)")
     }
 
     @Test("an engine warning arrives under thrum.engine as a warning, the player in its metadata")
@@ -42,19 +48,23 @@ struct LoggingTests {
         let recorder = LogRecorder()
         var configuration = BoardConfiguration()
         configuration.audioOutput = .none
-        let engine = HapticEngine(manualClock: clock, simulator: configuration, logHandler: { recorder.handler(label: $0) })
+        let engine = HapticEngine(
+            manualClock: clock, simulator: configuration, logHandler: { recorder.handler(label: $0) })
         try await withVirtualTime(clock) { try await engine.start() }
-        let player = try await engine.makePlayer(with: HapticPattern(events: [
-            .transient(at: 0, intensity: 1), HapticEvent(.audioContinuous, time: 0, duration: 0.1),
-        ]))
+        let player = try await engine.makePlayer(
+            with: HapticPattern(events: [
+                .transient(at: 0, intensity: 1), HapticEvent(.audioContinuous, time: 0, duration: 0.1),
+            ]))
         try await withVirtualTime(clock) {
             try await player.start(atTime: 0)
             try await player.sendParameters([DynamicParameter(.audioBrightnessControl, value: 0.5, time: 0)], atTime: 0)
         }
         let warnings = recorder.entries(label: ThrumLogLabel.engine).filter { $0.level == .warning }
-        #expect(warnings.map(\.message) == [
-            "1 audio event skipped: thrum simulator has no audio output", "AudioBrightnessControl has no effect on this board; skipped",
-        ])
+        #expect(
+            warnings.map(\.message) == [
+                "1 audio event skipped: thrum simulator has no audio output",
+                "AudioBrightnessControl has no effect on this board; skipped",
+            ])
         #expect(warnings.allSatisfy { $0.metadata == ["device": "sim", "player": "\(player.id)"] }, "\(warnings)")
         try await withVirtualTime(clock) { await engine.stop() }
     }
@@ -68,7 +78,9 @@ struct LoggingTests {
         configuration.audioOutput = .none
         let engine = HapticEngine(simulating: configuration, logger: logger)
         try await engine.start()
-        try await engine.makePlayer(with: HapticPattern(events: [HapticEvent(.audioContinuous, time: 0, duration: 0.1)])).start(atTime: 0)
+        try await engine.makePlayer(
+            with: HapticPattern(events: [HapticEvent(.audioContinuous, time: 0, duration: 0.1)])
+        ).start(atTime: 0)
         await engine.stop()
         let skipped = try #require(recorder.entries.first { $0.message.contains("audio event skipped") })
         #expect(skipped.label == "app.haptics")
@@ -82,12 +94,15 @@ struct LoggingTests {
         let recorder = LogRecorder()
         let engine = HapticEngine(manualClock: clock, logHandler: { recorder.handler(label: $0) })
         try await withVirtualTime(clock) { try await engine.start() }
-        let ahap = #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1.5}]}}]}"#
+        let ahap =
+            #"{"Version": 1.0, "Pattern": [{"Event": {"Time": 0, "EventType": "HapticTransient", "EventParameters": [{"ParameterID": "HapticIntensity", "ParameterValue": 1.5}]}}]}"#
         try await withVirtualTime(clock) { try await engine.playPattern(from: Data(ahap.utf8)) }
         let warnings = recorder.entries(label: ThrumLogLabel.engine).filter { $0.level == .warning }
         #expect(warnings.count == 1, "\(recorder.entries)")
         #expect(warnings.first?.metadata["file"] == "data")
-        #expect(warnings.first?.message.hasPrefix("Pattern[0].Event.EventParameters[0].ParameterValue") == true, "\(warnings)")
+        #expect(
+            warnings.first?.message.hasPrefix("Pattern[0].Event.EventParameters[0].ParameterValue") == true,
+            "\(warnings)")
         try await withVirtualTime(clock) { await engine.stop() }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Thrum
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
 
 /// `HapticEngine.probe`, which `thrum ports` uses to mark the ports where a Thrum board answers.
 @Suite("Probing a port for a board")
@@ -28,7 +28,9 @@ struct ProbeTests {
     /// What lets a probe return at its own timeout: a start that is cancelled stops waiting for
     /// the handshake at once. On a manual clock that never moves, so the handshake's own 10 s
     /// limit cannot be what ends it. (It used to wait that out.)
-    @Test("a start cancelled while the board is silent ends without waiting for the handshake's limit", .timeLimit(.minutes(1)))
+    @Test(
+        "a start cancelled while the board is silent ends without waiting for the handshake's limit",
+        .timeLimit(.minutes(1)))
     func cancelledStartEnds() async throws {
         let clock = ManualClock()
         let (host, _) = InMemoryTransport.makePair(names: ("host", "nobody"))

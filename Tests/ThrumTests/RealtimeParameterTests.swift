@@ -1,8 +1,9 @@
 import Testing
-@testable import Thrum
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
+
+@testable import Thrum
 
 /// What the board plays, read from the simulator's rendered ticks.
 @Suite("Dynamic parameters reach the board's output")
@@ -11,7 +12,8 @@ struct RealtimeParameterTests {
     func controlsChangeTheOutput() async throws {
         let (engine, tap, clock) = try tappedBoard()
         try await withVirtualTime(clock) { try await engine.start() }
-        let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1, sharpness: 0)]))
+        let player = try await engine.makeAdvancedPlayer(
+            with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1, sharpness: 0)]))
         try await withVirtualTime(clock) {
             try await player.start(atTime: 0)
             try await player.sendParameters([DynamicParameter(.hapticIntensityControl, value: 0.5, time: 0)], atTime: 0)
@@ -36,7 +38,9 @@ struct RealtimeParameterTests {
 
 @Suite("A board player's next start")
 struct BoardPlayerReuseTests {
-    @Test("a start plays with its own player's settings and a neutral run-time layer, whatever the board player held before")
+    @Test(
+        "a start plays with its own player's settings and a neutral run-time layer, whatever the board player held before"
+    )
     func nothingLeaksBetweenPlayers() async throws {
         let (engine, tap, clock) = try tappedBoard()
         try await withVirtualTime(clock) { try await engine.start() }
@@ -71,14 +75,17 @@ struct RealtimePacingTests {
         board.line = LineModel(baudRate: 115_200)
         let (engine, tap, clock) = try tappedBoard(board, lineRate: 115_200)
         try await withVirtualTime(clock) { try await engine.start() }
-        let player = try await engine.makeAdvancedPlayer(with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1)]))
+        let player = try await engine.makeAdvancedPlayer(
+            with: HapticPattern(events: [.continuous(at: 0, duration: 5, intensity: 1)]))
         try await withVirtualTime(clock) { try await player.start(atTime: 0) }
         let before = await engine.linkStatistics.framesSent
         var lastSent = 0.0
         for index in 0..<300 {
             let value = Float(0.2 + 0.6 * Double(index % 7) / 6)
             try await withVirtualTime(clock) {
-                try await player.sendRealtimeParameters([DynamicParameter(.hapticIntensityControl, value: value, time: 0)])
+                try await player.sendRealtimeParameters([
+                    DynamicParameter(.hapticIntensityControl, value: value, time: 0)
+                ])
             }
             lastSent = clock.now.offset.secondsDouble
             await clock.pass(.milliseconds(1), yields: 200)

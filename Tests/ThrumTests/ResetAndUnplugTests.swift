@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import Thrum
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
+
+@testable import Thrum
 
 @Suite("Board reset and unplug")
 struct ResetAndUnplugTests {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import Thrum
 import ThrumSimulator
+import ThrumTesting
 import ThrumTimeline
 import ThrumTransport
-import ThrumTesting
+
+@testable import Thrum
 
 /// Patterns larger than the board's timeline memory play streamed, piece by piece (PROTOCOL.md §5.4).
 @Suite("Streaming patterns larger than the board's memory")
@@ -12,7 +13,8 @@ struct StreamingTests {
     /// 300 events over about 3 s: some 1.9 KB of timeline.
     static let long = SyntheticAHAP.pattern(events: 300, seed: 11)
     /// 100 back-to-back 50 ms buzzes at full intensity: 5 s.
-    static let buzzes = HapticPattern(events: (0..<100).map { .continuous(at: Double($0) * 0.05, duration: 0.05, intensity: 1, sharpness: 0.5) })
+    static let buzzes = HapticPattern(
+        events: (0..<100).map { .continuous(at: Double($0) * 0.05, duration: 0.05, intensity: 1, sharpness: 0.5) })
 
     /// An engine on a simulated board with `memory` bytes of timeline memory behind a UART.
     static func board(memory: Int, baud: Int = 115_200) throws -> (HapticEngine, TraceTap, ManualClock) {
@@ -22,7 +24,8 @@ struct StreamingTests {
         return try tappedBoard(configuration, lineRate: baud)
     }
 
-    @Test("a pattern four times the board's memory plays at 115,200 baud exactly as the whole would, with no late piece")
+    @Test(
+        "a pattern four times the board's memory plays at 115,200 baud exactly as the whole would, with no late piece")
     func streamedPlaybackRendersAsTheWhole() async throws {
         let whole = try TimelineCompiler.compile(Self.long)
         let memory = whole.count / 4
@@ -39,7 +42,8 @@ struct StreamingTests {
         #expect(statistics.streamedPieces >= 6, "\(statistics)")
 
         // The board's output from the first sounding tick on equals the whole pattern's.
-        let expected = try FirmwareRendering.render(timeline: whole, seconds: Double(try TimelineDecoder.decode(whole).duration) / 1000 + 0.5)
+        let expected = try FirmwareRendering.render(
+            timeline: whole, seconds: Double(try TimelineDecoder.decode(whole).duration) / 1000 + 0.5)
         let ticks = tap.ticks.filter { $0.channel == 0 }
         let firstExpected = try #require(expected.intensity.firstIndex { $0 > 0 })
         let firstPlayed = try #require(ticks.firstIndex { $0.intensity > 0 })
@@ -72,7 +76,9 @@ struct StreamingTests {
         #expect(late.allSatisfy { abs($0.intensity - 0.5) < 0.01 }, "the last 0.5 s: \(Set(late.map(\.intensity)))")
 
         // Transport controls need the whole pattern on the board.
-        await #expect(throws: HapticEngineError.self) { try await withVirtualTime(clock) { try await player.seek(toOffset: 1) } }
+        await #expect(throws: HapticEngineError.self) {
+            try await withVirtualTime(clock) { try await player.seek(toOffset: 1) }
+        }
 
         try await withVirtualTime(clock) { try await player.stop(atTime: HapticEngine.timeImmediate) }
         await advance(clock, by: .milliseconds(50))
@@ -103,7 +109,8 @@ struct StreamingTests {
     @Test("a pattern too dense to cut for the board's memory is refused, saying where and how much")
     func tooDenseIsRefused() async throws {
         // 40 events sounding together at 0.5 s, each its own shape.
-        let pattern = HapticPattern(events: (0..<40).map { .continuous(at: 0.5, duration: 1, intensity: Float($0) / 40, sharpness: 0.5) })
+        let pattern = HapticPattern(
+            events: (0..<40).map { .continuous(at: 0.5, duration: 1, intensity: Float($0) / 40, sharpness: 0.5) })
         let (engine, _, clock) = try Self.board(memory: 100)
         try await withVirtualTime(clock) { try await engine.start() }
         let player = try await engine.makePlayer(with: pattern)
@@ -123,12 +130,15 @@ struct StreamingTests {
         // Short (about 0.9 s, 337 bytes): the real-time run is kept brief on a busy machine.
         let simulator = try SimulatorProcess.launch(["--memory", "256"])
         defer { simulator.terminate() }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-stream-\(UUID().uuidString).ahap")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-stream-\(UUID().uuidString).ahap")
         try SyntheticAHAP.make(events: 60, seed: 11).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try await runThrumProcess(["play", file.path, "--device", simulator.devicePath])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("more than the board's 256 bytes of timeline memory: streamed in pieces"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("more than the board's 256 bytes of timeline memory: streamed in pieces"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("done in"), "\(result.stdout)")
     }
 

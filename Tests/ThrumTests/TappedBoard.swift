@@ -1,7 +1,7 @@
 import Thrum
 import ThrumSimulator
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
 
 /// An engine on a manual clock, talking over an in-memory line to a simulated board whose
 /// rendered ticks `tap` keeps: what tests read to see what the board played.
@@ -12,6 +12,8 @@ func tappedBoard(
     let tap = TraceTap()
     let (host, board) = InMemoryTransport.makePair(names: ("host", "board"))
     let server = try SimulatorServer(configuration: configuration, transport: board, tap: tap)
-    let engine = HapticEngine(manualClock: clock, lineRate: lineRate) { (host, Task { try? await server.run(on: clock) }) }
+    let engine = HapticEngine(manualClock: clock, lineRate: lineRate) {
+        (host, Task { try? await server.run(on: clock) })
+    }
     return (engine, tap, clock)
 }

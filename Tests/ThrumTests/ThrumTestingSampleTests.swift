@@ -7,7 +7,7 @@ import ThrumTesting
 
 @Test func buzzPlaysToTheEnd() async throws {
     let clock = ManualClock()
-    let engine = HapticEngine(manualClock: clock)       // the embedded simulator, on `clock`
+    let engine = HapticEngine(manualClock: clock)  // the embedded simulator, on `clock`
     try await clock.drive { try await engine.start() }  // moves time until start() returns
     let buzz = HapticPattern(events: [.continuous(at: 0, duration: 0.2, intensity: 0.8)])
     let player = try await engine.makePlayer(with: buzz)

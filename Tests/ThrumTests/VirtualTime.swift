@@ -1,5 +1,5 @@
-import ThrumTransport
 import ThrumTesting
+import ThrumTransport
 
 /// Runs `body` while the manual clock moves a millisecond at a time (engine, link and embedded
 /// simulator all sleep on it), until `body` returns or `limit` of virtual time passes.

@@ -1,6 +1,7 @@
 import Testing
-@testable import Thrum
 import ThrumTimeline
+
+@testable import Thrum
 
 /// WAV sample data → one channel in −1…1 → a waveform object at a board's rate
 /// (Protocol/WAVEFORM.md §2). Files come from `AudioResourceTests.wav`, whose layout puts the
@@ -20,21 +21,28 @@ struct WAVSamplesTests {
 
     @Test("16-bit PCM is signed little-endian, full scale 32768")
     func pcm16() throws {
-        let decoded = try WAVSamples(AudioResourceTests.wav(rate: 16000, data: Self.le([-32768, -16384, 0, 1, 16384, 32767], 2)))
+        let decoded = try WAVSamples(
+            AudioResourceTests.wav(rate: 16000, data: Self.le([-32768, -16384, 0, 1, 16384, 32767], 2)))
         #expect(decoded.sampleRate == 16000)
         #expect(decoded.samples == [-1, -0.5, 0, 1.0 / 32768, 0.5, 32767.0 / 32768] as [Float])
     }
 
     @Test("24-bit PCM is sign-extended from its third byte")
     func pcm24() throws {
-        let decoded = try WAVSamples(AudioResourceTests.wav(bits: 24, data: Self.le([-8_388_608, -4_194_304, -1, 0, 1, 8_388_607], 3)))
-        #expect(decoded.samples == [-1, -0.5, -1.0 / 8_388_608, 0, 1.0 / 8_388_608, 8_388_607.0 / 8_388_608] as [Float])
+        let decoded = try WAVSamples(
+            AudioResourceTests.wav(bits: 24, data: Self.le([-8_388_608, -4_194_304, -1, 0, 1, 8_388_607], 3)))
+        #expect(
+            decoded.samples == [-1, -0.5, -1.0 / 8_388_608, 0, 1.0 / 8_388_608, 8_388_607.0 / 8_388_608] as [Float])
     }
 
     @Test("32-bit PCM keeps its small values")
     func pcm32() throws {
-        let decoded = try WAVSamples(AudioResourceTests.wav(bits: 32, data: Self.le([Int(Int32.min), -(1 << 30), 0, 1, 1 << 30, Int(Int32.max)], 4)))
-        #expect(decoded.samples == [-1, -0.5, 0, Float(1.0 / 2_147_483_648), 0.5, Float(2_147_483_647.0 / 2_147_483_648)] as [Float])
+        let decoded = try WAVSamples(
+            AudioResourceTests.wav(
+                bits: 32, data: Self.le([Int(Int32.min), -(1 << 30), 0, 1, 1 << 30, Int(Int32.max)], 4)))
+        #expect(
+            decoded.samples == [-1, -0.5, 0, Float(1.0 / 2_147_483_648), 0.5, Float(2_147_483_647.0 / 2_147_483_648)]
+                as [Float])
     }
 
     @Test("32-bit float is taken as it is, clamped to −1…1, NaN as silence")
@@ -47,7 +55,8 @@ struct WAVSamplesTests {
     @Test("WAVE_FORMAT_EXTENSIBLE decodes as the format its subformat names", arguments: [(1, 16), (1, 24), (3, 32)])
     func extensible(_ subformat: Int, _ bits: Int) throws {
         let values: [Float] = [-0.5, 0.25, 0.5, 0.75]
-        let data = subformat == 3 ? Self.float32(values) : Self.le(values.map { Int($0 * Float(1 << (bits - 1))) }, bits / 8)
+        let data =
+            subformat == 3 ? Self.float32(values) : Self.le(values.map { Int($0 * Float(1 << (bits - 1))) }, bits / 8)
         let file = AudioResourceTests.wav(tag: subformat, channels: 2, bits: bits, extensible: true, data: data)
         let info = try WAVInfo.read(file)
         #expect(info.formatTag == subformat && info.formatTagOffset == 44 && info.dataOffset == 84)
@@ -61,18 +70,23 @@ struct WAVSamplesTests {
         let decoded = try WAVSamples(AudioResourceTests.wav(channels: 2, data: Self.le(frames, 2)))
         #expect(decoded.samples == [0, 32767.0 / 32768, 0.25, -1] as [Float])
         let three = try WAVSamples(AudioResourceTests.wav(channels: 3, bits: 8, data: [0, 128, 224, 255, 255, 255]))
-        #expect(three.samples.count == 2 && abs(three.samples[0] - (-1 + 0 + 0.75) / 3) < 1e-7 && three.samples[1] == 127.0 / 128)
+        #expect(
+            three.samples.count == 2 && abs(three.samples[0] - (-1 + 0 + 0.75) / 3) < 1e-7
+                && three.samples[1] == 127.0 / 128)
     }
 
-    @Test("formats §2 does not list are refused, naming the tag and bits where the tag is", arguments: [
-        (2, 4, false, 20, "format tag 2 with 4-bit samples"),  // IMA ADPCM
-        (6, 8, false, 20, "format tag 6 with 8-bit samples"),  // A-law
-        (1, 12, false, 20, "format tag 1 with 12-bit samples"),
-        (3, 64, false, 20, "format tag 3 with 64-bit samples"),
-        (2, 16, true, 44, "format tag 2 with 16-bit samples"),  // extensible: the tag is in the subformat GUID
-    ])
+    @Test(
+        "formats §2 does not list are refused, naming the tag and bits where the tag is",
+        arguments: [
+            (2, 4, false, 20, "format tag 2 with 4-bit samples"),  // IMA ADPCM
+            (6, 8, false, 20, "format tag 6 with 8-bit samples"),  // A-law
+            (1, 12, false, 20, "format tag 1 with 12-bit samples"),
+            (3, 64, false, 20, "format tag 3 with 64-bit samples"),
+            (2, 16, true, 44, "format tag 2 with 16-bit samples"),  // extensible: the tag is in the subformat GUID
+        ])
     func unsupported(_ tag: Int, _ bits: Int, _ extensible: Bool, _ offset: Int, _ naming: String) {
-        let bytes = AudioResourceTests.wav(tag: tag, bits: bits, extensible: extensible, data: [UInt8](repeating: 0x11, count: 64))
+        let bytes = AudioResourceTests.wav(
+            tag: tag, bits: bits, extensible: extensible, data: [UInt8](repeating: 0x11, count: 64))
         do {
             let decoded = try WAVSamples(bytes)
             Issue.record("decoded \(decoded.samples.count) samples")
@@ -87,9 +101,15 @@ struct WAVSamplesTests {
         let whole = AudioResourceTests.wav(data: Self.le([1000, -2000, 3000, -4000], 2))
         let cut = try WAVSamples(Array(whole.dropLast(3)))  // 5 of 8 data bytes: two whole frames
         #expect(cut.samples == [1000.0 / 32768, -2000.0 / 32768])
-        #expect(throws: WAVInfo.Problem(offset: 60, detail: "no samples")) { try WAVSamples(AudioResourceTests.wav(data: [])) }
-        #expect(throws: WAVInfo.Problem(offset: 60, detail: "no samples")) { try WAVSamples(AudioResourceTests.wav(data: [7])) }
-        #expect(throws: WAVInfo.Problem(offset: 0, detail: "not a RIFF file")) { try WAVSamples(Array("OggS0000WAVE".utf8)) }
+        #expect(throws: WAVInfo.Problem(offset: 60, detail: "no samples")) {
+            try WAVSamples(AudioResourceTests.wav(data: []))
+        }
+        #expect(throws: WAVInfo.Problem(offset: 60, detail: "no samples")) {
+            try WAVSamples(AudioResourceTests.wav(data: [7]))
+        }
+        #expect(throws: WAVInfo.Problem(offset: 0, detail: "not a RIFF file")) {
+            try WAVSamples(Array("OggS0000WAVE".utf8))
+        }
     }
 
     @Test("16 kHz to 8 kHz takes every other sample, floor(n × 8000 / 16000) of them")
@@ -118,7 +138,8 @@ struct WAVSamplesTests {
         #expect(resampled.count == expected.count)
         for (got, want) in zip(resampled, expected) { #expect(abs(got - want) < 1e-6, "\(got) ≠ \(want)") }
         let object = WAVSamples(sampleRate: 11025, samples: source).waveformObject(resourceID: 3, rate: 8000)
-        #expect(object == WaveformObject(resourceID: 3, sampleRate: 8000, samples: [0, 16, 81, -17, -46, 89, -19, -56]))
+        #expect(
+            object == WaveformObject(resourceID: 3, sampleRate: 8000, samples: [0, 16, 81, -17, -46, 89, -19, -56]))
     }
 
     @Test("upsampling holds the last sample past the end; any source gives at least one sample")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThrumModel
+
 @testable import ThrumTimeline
 
 @Suite("Timeline over the shared corpus")
@@ -28,13 +29,21 @@ struct CorpusTests {
             ratios.append(Double(minified.count) / Double(size))
             if let gzip = Fixtures.gzipSize(minified) {
                 compared += 1
-                if size < gzip { smallerThanGzip += 1 } else { print("not smaller than gzip -9: \(name) \(size) ≥ \(gzip)") }
+                if size < gzip {
+                    smallerThanGzip += 1
+                } else {
+                    print("not smaller than gzip -9: \(name) \(size) ≥ \(gzip)")
+                }
             }
         }
         ratios.sort()
-        let median = ratios.count % 2 == 1 ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
+        let median =
+            ratios.count % 2 == 1
+            ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
         let share = compared == 0 ? 1 : Double(smallerThanGzip) / Double(compared)
-        print("timeline compactness over \(ratios.count) corpus files: median ratio \(median)×, smaller than gzip -9 on \(smallerThanGzip)/\(compared) (\(share * 100)%)")
+        print(
+            "timeline compactness over \(ratios.count) corpus files: median ratio \(median)×, smaller than gzip -9 on \(smallerThanGzip)/\(compared) (\(share * 100)%)"
+        )
         #expect(median >= 25)
         #expect(compared > 0 && share >= 0.95)
     }
@@ -49,7 +58,9 @@ struct CorpusRenderingTests {
         guard let pattern = Fixtures.corpusPattern(name) else { return }  // fragments are not patterns
         let decoded = try TimelineDecoder.decode(TimelineCompiler.compile(pattern)).toPattern()
         let report = RenderingBound.check(original: pattern, decoded: decoded)
-        #expect(report.passed, "\(name): \(report.worstLane) off by \(report.worstRatio)× the allowance at \(report.worstAt) s")
+        #expect(
+            report.passed,
+            "\(name): \(report.worstLane) off by \(report.worstRatio)× the allowance at \(report.worstAt) s")
     }
 }
 
@@ -70,6 +81,8 @@ struct ExampleTests {
         let problems = QuantisationBound.violations(original: pattern, decoded: decoded)
         #expect(problems.isEmpty, "\(name): \(problems.prefix(3))")
         let report = RenderingBound.check(original: pattern, decoded: decoded)
-        #expect(report.passed, "\(name): \(report.worstLane) off by \(report.worstRatio)× the allowance at \(report.worstAt) s")
+        #expect(
+            report.passed,
+            "\(name): \(report.worstLane) off by \(report.worstRatio)× the allowance at \(report.worstAt) s")
     }
 }

@@ -1,6 +1,7 @@
 import PropertyBased
 import ThrumModel
 import ThrumTesting
+
 @testable import ThrumTimeline
 
 /// Random patterns and byte strings for the property tests.
@@ -21,13 +22,19 @@ enum Generators {
     }
 
     static func wildTime(using rng: inout some RandomNumberGenerator) -> Double {
-        let choices: [Double] = [0, 1e-12, 0.0005, 0.0015, -0.0004, -1, .nan, .infinity, -.infinity, .greatestFiniteMagnitude,
-                                 Double(TimelineFormat.maxTicks) / 1000, Double(TimelineFormat.maxTicks) / 1000 + 0.001, 1e300, .leastNonzeroMagnitude]
+        let choices: [Double] = [
+            0, 1e-12, 0.0005, 0.0015, -0.0004, -1, .nan, .infinity, -.infinity, .greatestFiniteMagnitude,
+            Double(TimelineFormat.maxTicks) / 1000, Double(TimelineFormat.maxTicks) / 1000 + 0.001, 1e300,
+            .leastNonzeroMagnitude,
+        ]
         return Bool.random(using: &rng) ? choices.randomElement(using: &rng)! : Double.random(in: 0...100, using: &rng)
     }
 
     static func wildValue(using rng: inout some RandomNumberGenerator) -> Float {
-        let choices: [Float] = [0, 1, -1, 0.5, 2, -2, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.998, -0.996]
+        let choices: [Float] = [
+            0, 1, -1, 0.5, 2, -2, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, 0.998,
+            -0.996,
+        ]
         return Bool.random(using: &rng) ? choices.randomElement(using: &rng)! : Float.random(in: -3...3, using: &rng)
     }
 
@@ -42,7 +49,8 @@ enum Generators {
             if Int.random(in: 0...5, using: &rng) == 0 {
                 pattern.events[index].waveform = [
                     AudioWaveform(path: ""), AudioWaveform(path: String(repeating: "é", count: 200)),
-                    AudioWaveform(resourceID: -5), AudioWaveform(resourceID: Int.max), AudioWaveform(path: "ok", resourceID: 3),
+                    AudioWaveform(resourceID: -5), AudioWaveform(resourceID: Int.max),
+                    AudioWaveform(path: "ok", resourceID: 3),
                 ].randomElement(using: &rng)!
             }
         }
@@ -53,7 +61,8 @@ enum Generators {
         for index in pattern.parameterCurves.indices {
             if Bool.random(using: &rng) { pattern.parameterCurves[index].time = wildTime(using: &rng) }
             for p in pattern.parameterCurves[index].controlPoints.indices where Bool.random(using: &rng) {
-                pattern.parameterCurves[index].controlPoints[p] = ControlPoint(time: wildTime(using: &rng), value: wildValue(using: &rng))
+                pattern.parameterCurves[index].controlPoints[p] = ControlPoint(
+                    time: wildTime(using: &rng), value: wildValue(using: &rng))
             }
         }
         if Int.random(in: 0...20, using: &rng) == 0 {

@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 import ThrumModel
+
 @testable import ThrumTimeline
 
 @Suite("Property tests")
@@ -73,13 +74,19 @@ struct PropertyTests {
     @Test("a timing control read on a steep part of its curve stays within the stated bound")
     func timingControlReadBound() throws {
         var event = HapticEvent.continuous(at: 0.0004, duration: 1, intensity: 0.76)
-        event.parameters += [EventParameter(.attackTime, 0.767), EventParameter(.decayTime, 0.877), EventParameter(.sustained, 0)]
+        event.parameters += [
+            EventParameter(.attackTime, 0.767), EventParameter(.decayTime, 0.877), EventParameter(.sustained, 0),
+        ]
         let attack = EnvelopeTiming.seconds(for: 0.767)
-        let pattern = HapticPattern(events: [event], parameterCurves: [
-            ParameterCurve(.hapticDecayTimeControl, time: 0, controlPoints: [
-                ControlPoint(time: attack - 0.002, value: 0), ControlPoint(time: attack + 0.003, value: -0.5),
-            ]),
-        ])
+        let pattern = HapticPattern(
+            events: [event],
+            parameterCurves: [
+                ParameterCurve(
+                    .hapticDecayTimeControl, time: 0,
+                    controlPoints: [
+                        ControlPoint(time: attack - 0.002, value: 0), ControlPoint(time: attack + 0.003, value: -0.5),
+                    ])
+            ])
         let decoded = try TimelineDecoder.decode(TimelineCompiler.compile(pattern)).toPattern()
         let report = RenderingBound.check(original: pattern, decoded: decoded)
         #expect(report.passed, "\(report.worstLane) \(report.worstRatio)× the allowance at \(report.worstAt) s")
@@ -156,9 +163,11 @@ struct MutationReachTests {
                 reasons[error.reason, default: 0] += 1
             }
         }
-        print("mutation outcomes: accepted \(accepted), " + reasons.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
+        print(
+            "mutation outcomes: accepted \(accepted), "
+                + reasons.sorted { $0.value > $1.value }.map { "\($0.key.rawValue) \($0.value)" }.joined(
+                    separator: ", "))
         #expect(reasons.count >= 10)
         #expect(accepted > 0)
     }
 }
-

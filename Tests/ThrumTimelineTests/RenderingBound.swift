@@ -33,9 +33,12 @@ enum RenderingBound {
         }
         // A timing control (attack, decay or release control, SQ8) moves the effective value by up
         // to 1/254 more, wherever on the table the sum lands: take the steepest such shift.
-        let timingControls: Set<DynamicParameterID> = [.hapticAttackTimeControl, .hapticDecayTimeControl, .hapticReleaseTimeControl]
+        let timingControls: Set<DynamicParameterID> = [
+            .hapticAttackTimeControl, .hapticDecayTimeControl, .hapticReleaseTimeControl,
+        ]
         if pattern.parameters.contains(where: { timingControls.contains($0.id) })
-            || pattern.parameterCurves.contains(where: { timingControls.contains($0.id) }) {
+            || pattern.parameterCurves.contains(where: { timingControls.contains($0.id) })
+        {
             worst = max(worst, steepestShift(valueError: 1.0 / 510 + 1.0 / 254))
             worst = max(worst, controlReadShift(pattern, reach: 0.001 + worst))
         }
@@ -59,7 +62,8 @@ enum RenderingBound {
             ]
             for (parameter, control, instant, reach) in reads where layer.hasEntries(for: control) {
                 let length = { (time: Double) in
-                    EnvelopeTiming.seconds(for: ParameterRange.unit.clamp(event.value(of: parameter) + layer.value(of: control, at: time)))
+                    EnvelopeTiming.seconds(
+                        for: ParameterRange.unit.clamp(event.value(of: parameter) + layer.value(of: control, at: time)))
                 }
                 let nominal = length(instant)
                 for step in 0...400 {
@@ -83,17 +87,23 @@ enum RenderingBound {
     }
 
     static func check(original: HapticPattern, decoded: HapticPattern) -> Report {
-        let end = max(ReferenceRenderer.renderedDuration(of: original), ReferenceRenderer.renderedDuration(of: decoded)) + 0.05
+        let end =
+            max(ReferenceRenderer.renderedDuration(of: original), ReferenceRenderer.renderedDuration(of: decoded))
+            + 0.05
         let a = ReferenceRenderer.render(original, sampleRate: sampleRate, duration: end)
         let b = ReferenceRenderer.render(decoded, sampleRate: sampleRate, duration: end)
         let delta = delta(for: original)
         let window = Int((delta * sampleRate).rounded(.up))
-        let spans = ReferenceRenderer.eventSpans(of: original).filter { $0.type.isHaptic } + ReferenceRenderer.eventSpans(of: decoded).filter { $0.type.isHaptic }
+        let spans =
+            ReferenceRenderer.eventSpans(of: original).filter { $0.type.isHaptic }
+            + ReferenceRenderer.eventSpans(of: decoded).filter { $0.type.isHaptic }
         let count = min(a.intensity.values.count, b.intensity.values.count)
         let counts = soundingCounts(spans, samples: count, window: window)
         let peaks = midAttackPeakAllowances(of: original, delta: delta, samples: count)
         let intensityRange = eventwiseIntensityRange(of: original, samples: count, window: window)
-        let sharpnessRange = windowedRange(a.sharpness.values, from: 0, window: window, extras: breakpointValues(of: original).map { ($0.time, $0.sharpness) })
+        let sharpnessRange = windowedRange(
+            a.sharpness.values, from: 0, window: window,
+            extras: breakpointValues(of: original).map { ($0.time, $0.sharpness) })
 
         var report = Report()
         report.samples = count
@@ -108,10 +118,13 @@ enum RenderingBound {
         let originalIntensity = a.intensity.values
         for k in 0..<count {
             let allowance = epsilonPerEvent * Float(max(1, counts[k])) + peaks[k]
-            judge("intensity", k, b.intensity.values[k], (min(1, intensityRange.lo[k]), min(1, intensityRange.hi[k])), allowance)
+            judge(
+                "intensity", k, b.intensity.values[k], (min(1, intensityRange.lo[k]), min(1, intensityRange.hi[k])),
+                allowance)
             let low = max(0, k - window), high = min(count - 1, k + window)
             if originalIntensity[k] > sharpnessFloor, b.intensity.values[k] > sharpnessFloor,
-               originalIntensity[low...high].min()! > sharpnessFloor {
+                originalIntensity[low...high].min()! > sharpnessFloor
+            {
                 judge("sharpness", k, b.sharpness.values[k], (sharpnessRange.lo[k], sharpnessRange.hi[k]), allowance)
             }
         }
@@ -124,7 +137,9 @@ enum RenderingBound {
     /// level × gain lies within its own range over ±δ, the control within its range over ±δ, each
     /// event's contribution within the product of the two ranges (all factors are ≥ 0), and the
     /// mix within the sum of those (clipped at 1, as the mix is).
-    private static func eventwiseIntensityRange(of pattern: HapticPattern, samples: Int, window: Int) -> (lo: [Float], hi: [Float]) {
+    private static func eventwiseIntensityRange(
+        of pattern: HapticPattern, samples: Int, window: Int
+    ) -> (lo: [Float], hi: [Float]) {
         var withoutControl = pattern
         withoutControl.parameters.removeAll { $0.id == .hapticIntensityControl }
         withoutControl.parameterCurves.removeAll { $0.id == .hapticIntensityControl }
@@ -151,7 +166,9 @@ enum RenderingBound {
     }
 
     /// The authored intensity control's range over ±window at every sample.
-    private static func intensityControlRange(of pattern: HapticPattern, samples: Int, window: Int) -> (lo: [Float], hi: [Float]) {
+    private static func intensityControlRange(
+        of pattern: HapticPattern, samples: Int, window: Int
+    ) -> (lo: [Float], hi: [Float]) {
         let layer = ControlLayer(authoredBy: pattern)
         let value = { (time: Double) in layer.value(of: .hapticIntensityControl, at: time) }
         var instants = pattern.parameters.filter { $0.id == .hapticIntensityControl }.map(\.time)
@@ -168,7 +185,9 @@ enum RenderingBound {
     /// At every sample, the least and greatest of `values` (samples `from…`) over ±window samples,
     /// and of `extras` (sorted by time) in that window: a lane's values at the instants where it
     /// can jump or turn, so a gap or peak narrower than a sample period still counts.
-    private static func windowedRange(_ values: [Float], from: Int, window: Int, extras: [(time: Double, value: Float)]) -> (lo: [Float], hi: [Float]) {
+    private static func windowedRange(
+        _ values: [Float], from: Int, window: Int, extras: [(time: Double, value: Float)]
+    ) -> (lo: [Float], hi: [Float]) {
         var lo = [Float](repeating: 0, count: values.count), hi = lo
         var firstExtra = 0
         for k in 0..<values.count {
@@ -194,13 +213,17 @@ enum RenderingBound {
 
     /// Every instant where the original's output may jump or turn, with its value there and
     /// 1 ns before (left limit), sorted by time.
-    private static func breakpointValues(of pattern: HapticPattern) -> [(time: Double, intensity: Float, sharpness: Float)] {
+    private static func breakpointValues(
+        of pattern: HapticPattern
+    ) -> [(time: Double, intensity: Float, sharpness: Float)] {
         var instants: [Double] = []
         for span in ReferenceRenderer.eventSpans(of: pattern) {
             instants += [span.start, span.end]
             if span.type == .hapticTransient { instants += [span.start + 0.010, span.start + 0.020] }
             if let envelope = span.envelope {
-                instants += [envelope.attack, envelope.attack + envelope.decay, envelope.duration].map { span.start + $0 }
+                instants += [envelope.attack, envelope.attack + envelope.decay, envelope.duration].map {
+                    span.start + $0
+                }
             }
         }
         for event in pattern.events { instants.append(event.time + event.duration) }
@@ -227,7 +250,9 @@ enum RenderingBound {
     private static func midAttackPeakAllowances(of pattern: HapticPattern, delta: Double, samples: Int) -> [Float] {
         var allowances = [Float](repeating: 0, count: samples)
         for span in ReferenceRenderer.eventSpans(of: pattern) where span.type.isHaptic {
-            guard let envelope = span.envelope, envelope.attack > 0, envelope.duration < envelope.attack else { continue }
+            guard let envelope = span.envelope, envelope.attack > 0, envelope.duration < envelope.attack else {
+                continue
+            }
             let intensity = pattern.events[span.eventIndex].value(of: .hapticIntensity)
             let extra = intensity * Float(delta / envelope.attack)
             let first = max(0, Int(((span.start + envelope.duration - delta) * sampleRate).rounded(.down)))

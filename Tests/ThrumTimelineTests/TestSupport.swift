@@ -1,6 +1,7 @@
 import Foundation
-import ThrumTesting
 import ThrumModel
+import ThrumTesting
+
 @testable import ThrumTimeline
 
 /// Paths and loaders shared by the timeline tests.
@@ -12,7 +13,9 @@ enum Fixtures {
 
     /// The project's own example patterns (always present, unlike the shared corpus).
     static func exampleNames() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: examplesFolder.path)) ?? []).filter { $0.hasSuffix(".ahap") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: examplesFolder.path)) ?? []).filter {
+            $0.hasSuffix(".ahap")
+        }.sorted()
     }
 
     /// Every full pattern in the AHAP corpus (fragments without `Pattern` are skipped), or nil
@@ -28,7 +31,9 @@ enum Fixtures {
 
     /// Names of the AHAP corpus files (empty, with a note, when the corpus is absent).
     static func corpusNames() -> [String] {
-        Repository.corpusFiles("ahap").map(\.lastPathComponent).filter { $0.hasSuffix(".ahap") || $0.hasSuffix(".json") }
+        Repository.corpusFiles("ahap").map(\.lastPathComponent).filter {
+            $0.hasSuffix(".ahap") || $0.hasSuffix(".json")
+        }
     }
 
     static func corpusPattern(_ name: String) -> HapticPattern? {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThrumModel
+
 @testable import ThrumTimeline
 
 /// The golden vectors of Protocol/vectors/timeline: the compiler must produce the exact bytes of
@@ -76,8 +77,8 @@ enum VectorTable {
     static func load(_ name: String) -> [Vector] {
         let url = Fixtures.vectorsFolder.appendingPathComponent(name)
         guard let data = try? Data(contentsOf: url),
-              let table = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = table["cases"] as? [[String: Any]]
+            let table = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let cases = table["cases"] as? [[String: Any]]
         else { return [] }
         return cases.map { entry in
             let hex = entry["bytes"] as? String ?? ""
@@ -111,7 +112,8 @@ enum VectorTable {
         var pattern = HapticPattern()
         for event in json["events"] as? [[String: Any]] ?? [] {
             guard let type = (event["type"] as? String).flatMap(HapticEventType.init(rawValue:)),
-                  let time = event["time"] as? Double else { return nil }
+                let time = event["time"] as? Double
+            else { return nil }
             var parameters: [EventParameter] = []
             for (name, value) in (event["parameters"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 guard let id = EventParameterID(rawValue: name), let value = value as? Double else { return nil }
@@ -121,21 +123,30 @@ enum VectorTable {
             if let json = event["waveform"] as? [String: Any] {
                 waveform = AudioWaveform(
                     path: json["path"] as? String, resourceID: json["resourceID"] as? Int,
-                    useVolumeEnvelope: json["useVolumeEnvelope"] as? Bool ?? true, loopEnabled: json["loopEnabled"] as? Bool ?? false)
+                    useVolumeEnvelope: json["useVolumeEnvelope"] as? Bool ?? true,
+                    loopEnabled: json["loopEnabled"] as? Bool ?? false)
             }
-            pattern.events.append(HapticEvent(type, time: time, duration: event["duration"] as? Double ?? 0, parameters: parameters, waveform: waveform))
+            pattern.events.append(
+                HapticEvent(
+                    type, time: time, duration: event["duration"] as? Double ?? 0, parameters: parameters,
+                    waveform: waveform))
         }
         for parameter in json["parameters"] as? [[String: Any]] ?? [] {
             guard let id = (parameter["id"] as? String).flatMap(DynamicParameterID.init(rawValue:)),
-                  let time = parameter["time"] as? Double, let value = parameter["value"] as? Double else { return nil }
+                let time = parameter["time"] as? Double, let value = parameter["value"] as? Double
+            else { return nil }
             pattern.parameters.append(DynamicParameter(id, value: Float(value), time: time))
         }
         for curve in json["curves"] as? [[String: Any]] ?? [] {
             guard let id = (curve["id"] as? String).flatMap(DynamicParameterID.init(rawValue:)),
-                  let time = curve["time"] as? Double, let points = curve["points"] as? [[Double]] else { return nil }
-            pattern.parameterCurves.append(ParameterCurve(id, time: time, controlPoints: points.map {
-                ControlPoint(time: $0[0], value: Float($0[1]))
-            }))
+                let time = curve["time"] as? Double, let points = curve["points"] as? [[Double]]
+            else { return nil }
+            pattern.parameterCurves.append(
+                ParameterCurve(
+                    id, time: time,
+                    controlPoints: points.map {
+                        ControlPoint(time: $0[0], value: Float($0[1]))
+                    }))
         }
         return pattern
     }
@@ -147,7 +158,9 @@ func hexString(_ bytes: [UInt8]) -> String {
 
 @Suite("Truncation")
 struct TruncationTests {
-    @Test("every proper prefix of a valid timeline is rejected, as truncated or by its checksum", arguments: VectorTests.valid)
+    @Test(
+        "every proper prefix of a valid timeline is rejected, as truncated or by its checksum",
+        arguments: VectorTests.valid)
     func prefixesRejected(_ vector: Vector) {
         for length in 0..<vector.bytes.count {
             do {
@@ -169,7 +182,8 @@ struct TruncationTests {
             var bytes = Array(vector.bytes.prefix(length))
             Generators.fixChecksum(&bytes)
             guard let partial = try? TimelineDecoder.decode(bytes) else { continue }
-            #expect(partial.records == Array(full.records.prefix(partial.records.count)), "\(vector.id) prefix \(length)")
+            #expect(
+                partial.records == Array(full.records.prefix(partial.records.count)), "\(vector.id) prefix \(length)")
             #expect(partial.records.count < full.records.count)
         }
     }

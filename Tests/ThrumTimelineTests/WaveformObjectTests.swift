@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ThrumTimeline
 
 /// Waveform objects (Protocol/WAVEFORM.md) against the vectors of Protocol/vectors/waveform,
@@ -19,15 +20,17 @@ struct WaveformObjectTests {
     static func load(_ name: String) -> [Case] {
         let url = Fixtures.packageRoot.appendingPathComponent("Protocol/vectors/waveform").appendingPathComponent(name)
         guard let data = try? Data(contentsOf: url),
-              let table = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              table["format"] as? String == "thrum-waveform",
-              let cases = table["cases"] as? [[String: Any]]
+            let table = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            table["format"] as? String == "thrum-waveform",
+            let cases = table["cases"] as? [[String: Any]]
         else { return [] }
         return cases.map { entry in
             var decoded: WaveformObject?
             if let json = entry["decoded"] as? [String: Any], let resource = json["resource"] as? Int,
-               let rate = json["rate"] as? Int, let samples = json["samples"] as? [Int] {
-                decoded = WaveformObject(resourceID: UInt32(resource), sampleRate: UInt32(rate), samples: samples.map { Int8($0) })
+                let rate = json["rate"] as? Int, let samples = json["samples"] as? [Int]
+            {
+                decoded = WaveformObject(
+                    resourceID: UInt32(resource), sampleRate: UInt32(rate), samples: samples.map { Int8($0) })
             }
             return Case(
                 id: entry["id"] as? String ?? "?", result: entry["result"] as? String ?? "?",
@@ -67,10 +70,14 @@ struct WaveformObjectTests {
         }
     }
 
-    @Test("every prefix of a valid object short of one sample is truncated at its own length; longer ones are valid", arguments: valid)
+    @Test(
+        "every prefix of a valid object short of one sample is truncated at its own length; longer ones are valid",
+        arguments: valid)
     func prefixesTruncated(_ vector: Case) throws {
         for length in WaveformObject.headerSize + 1..<vector.bytes.count {
-            #expect(try WaveformObject.decode(vector.bytes.prefix(length)).samples == vector.decoded?.samples.prefix(length - 12).map { $0 })
+            #expect(
+                try WaveformObject.decode(vector.bytes.prefix(length)).samples
+                    == vector.decoded?.samples.prefix(length - 12).map { $0 })
         }
         for length in 0...WaveformObject.headerSize {
             do {
@@ -95,11 +102,16 @@ struct WaveformObjectTests {
         #expect(try WaveformObject.decode(slice) == object)
     }
 
-    @Test("objects the decoder refuses still encode, so the refusal is the reader's", arguments: [
-        (WaveformObject(resourceID: 0, sampleRate: 8000, samples: [1]), TimelineDecodeError.Reason.valueOutOfRange, 4),
-        (WaveformObject(resourceID: 1, sampleRate: 0, samples: [1]), .valueOutOfRange, 8),
-        (WaveformObject(resourceID: 1, sampleRate: 8000, samples: []), .truncated, 12),
-    ])
+    @Test(
+        "objects the decoder refuses still encode, so the refusal is the reader's",
+        arguments: [
+            (
+                WaveformObject(resourceID: 0, sampleRate: 8000, samples: [1]),
+                TimelineDecodeError.Reason.valueOutOfRange, 4
+            ),
+            (WaveformObject(resourceID: 1, sampleRate: 0, samples: [1]), .valueOutOfRange, 8),
+            (WaveformObject(resourceID: 1, sampleRate: 8000, samples: []), .truncated, 12),
+        ])
     func refusedObjects(_ object: WaveformObject, _ reason: TimelineDecodeError.Reason, _ offset: Int) {
         do {
             _ = try WaveformObject.decode(object.encoded())

@@ -1,11 +1,14 @@
 import PropertyBased
 import Testing
-@testable import ThrumTransport
 import ThrumTesting
+
+@testable import ThrumTransport
 
 /// The bounded queue under every in-memory and termios read path.
 @Suite(.timeLimit(.minutes(1))) struct ByteQueueTests {
-    @Test("any capacity and any write sizes: the reader gets the same bytes in order, never more than the capacity at once")
+    @Test(
+        "any capacity and any write sizes: the reader gets the same bytes in order, never more than the capacity at once"
+    )
     func streamIsPreserved() async {
         await propertyCheck(
             input: Gen<Int>.int(in: 1...64), Gen<UInt8>.value().array(of: 0...40).array(of: 1...30)
@@ -44,7 +47,8 @@ import ThrumTesting
     func finishDrainsFirst() async throws {
         let queue = ByteQueue(capacity: 16)
         try await queue.write([1, 2])
-        queue.finishWriting(readers: TransportError(.disconnected, device: "q"), writers: TransportError(.closed, device: "q"))
+        queue.finishWriting(
+            readers: TransportError(.disconnected, device: "q"), writers: TransportError(.closed, device: "q"))
         #expect(try await queue.read() == [1, 2])
         await #expect(throws: TransportError(.disconnected, device: "q")) { _ = try await queue.read() }
         await #expect(throws: TransportError(.closed, device: "q")) { try await queue.write([3]) }
@@ -55,7 +59,8 @@ import ThrumTesting
         let queue = ByteQueue(capacity: 2)
         try await queue.write([1, 2])
         let writer = Task { try await queue.write([3, 4]) }  // waits: the queue is full
-        queue.closeReading(readers: TransportError(.closed, device: "q"), writers: TransportError(.disconnected, device: "q"))
+        queue.closeReading(
+            readers: TransportError(.closed, device: "q"), writers: TransportError(.disconnected, device: "q"))
         await #expect(throws: TransportError(.disconnected, device: "q")) { try await writer.value }
         await #expect(throws: TransportError(.closed, device: "q")) { _ = try await queue.read() }
     }
@@ -79,8 +84,14 @@ import ThrumTesting
         let clock = ManualClock()
         let order = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
-                group.addTask { try await clock.sleep(until: .init(offset: .milliseconds(30))); return 30 }
-                group.addTask { try await clock.sleep(until: .init(offset: .milliseconds(10))); return 10 }
+                group.addTask {
+                    try await clock.sleep(until: .init(offset: .milliseconds(30)))
+                    return 30
+                }
+                group.addTask {
+                    try await clock.sleep(until: .init(offset: .milliseconds(10)))
+                    return 10
+                }
                 var woken: [Int] = []
                 for try await value in group { woken.append(value) }
                 return woken

@@ -1,6 +1,7 @@
 import Testing
-@testable import ThrumTransport
 import ThrumTesting
+
+@testable import ThrumTransport
 
 /// Every transport passes the same conformance checks.
 @Suite(.timeLimit(.minutes(1))) struct ConformanceTests {
@@ -22,7 +23,8 @@ import ThrumTesting
         let check = try #require(TransportConformance.checks.first { $0.name.contains("byte values") })
         await #expect(throws: TransportConformance.Failure.self) {
             try await check.run {
-                try FaultInjectingTransport.pair(aToB: FaultProfile(corruptByte: 0.5), bToA: .none, seed: 3, clock: ManualClock())
+                try FaultInjectingTransport.pair(
+                    aToB: FaultProfile(corruptByte: 0.5), bToA: .none, seed: 3, clock: ManualClock())
             }
         }
     }
@@ -32,7 +34,8 @@ import ThrumTesting
         let check = try #require(TransportConformance.checks.first { $0.name.contains("in order") })
         await #expect(throws: TransportConformance.Failure.self) {
             try await check.run {
-                try FaultInjectingTransport.pair(aToB: FaultProfile(duplicateChunk: 0.5), bToA: .none, seed: 3, clock: ManualClock())
+                try FaultInjectingTransport.pair(
+                    aToB: FaultProfile(duplicateChunk: 0.5), bToA: .none, seed: 3, clock: ManualClock())
             }
         }
     }

@@ -1,6 +1,7 @@
 import Testing
-@testable import ThrumTransport
 import ThrumTesting
+
+@testable import ThrumTransport
 
 /// Latency, jitter and line-rate throttling, measured on a manual clock: nothing sleeps.
 @Suite(.timeLimit(.minutes(1))) struct FaultTimingTests {
@@ -26,7 +27,7 @@ import ThrumTesting
         // 10,000 baud at 10 bits per byte: 1 ms per byte; 10-byte segments.
         let profile = FaultProfile(baudRate: 10_000, bufferSize: 1000, segmentSize: 10)
         let (a, b) = try FaultInjectingTransport.pair(aToB: profile, bToA: .none, seed: 1, clock: clock)
-        let bytes = (0 ..< 30).map(UInt8.init)
+        let bytes = (0..<30).map(UInt8.init)
         try await a.write(bytes)
         var arrivals: [(Duration, [UInt8])] = []
         var received: [UInt8] = []
@@ -55,7 +56,7 @@ import ThrumTesting
             try await a.write([UInt8](repeating: 7, count: 60))
             return clock.now.offset
         }
-        for _ in 0 ..< 4 {
+        for _ in 0..<4 {
             await clock.waitForSleepers(2)  // the writer, waiting for room, and the delivery
             #expect(clock.nextDeadline == clock.now.advanced(by: .milliseconds(10)))
             clock.advance(by: .milliseconds(10))
@@ -75,7 +76,7 @@ import ThrumTesting
             let profile = FaultProfile(latency: .microseconds(100), jitter: .microseconds(900))
             let (a, b) = try FaultInjectingTransport.pair(aToB: profile, bToA: .none, seed: seed, clock: clock)
             var times: [Duration] = []
-            for index in 0 ..< 50 {
+            for index in 0..<50 {
                 try await a.write([UInt8(index)])
                 await clock.waitForSleepers(1)
                 let deadline = clock.nextDeadline!.offset - clock.now.offset
@@ -94,7 +95,6 @@ import ThrumTesting
         #expect(Set(first).count > 25)  // really jittered
     }
 }
-
 
 @Suite(.timeLimit(.minutes(1))) struct FaultClosingTests {
     @Test("closing wakes a writer that waits for line time, even if the clock never moves")

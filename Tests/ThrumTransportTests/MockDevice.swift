@@ -1,10 +1,12 @@
+import SystemPackage
+
+@testable import ThrumTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemPackage
-@testable import ThrumTransport
 
 /// A scripted stand-in for a serial device behind the `SystemCalls` seam: reads return the
 /// scripted chunks and errors, writes accept what the script says, and `poll` reports the device
@@ -106,13 +108,17 @@ final class MockDevice: @unchecked Sendable {
                     var deviceEvents: Int16 = 0
                     state.withLock { state in
                         if fds[0].fd == MockDevice.descriptor {
-                            if fds[0].events & Int16(POLLIN) != 0, !state.reads.isEmpty { deviceEvents |= Int16(POLLIN) }
+                            if fds[0].events & Int16(POLLIN) != 0, !state.reads.isEmpty {
+                                deviceEvents |= Int16(POLLIN)
+                            }
                             if fds[0].events & Int16(POLLOUT) != 0 { deviceEvents |= Int16(POLLOUT) }
                             if state.hungUp { deviceEvents |= Int16(POLLHUP) }
                         }
                     }
-                    var real = [pollfd(fd: fds[1].fd, events: Int16(POLLIN), revents: 0),
-                                pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0)]
+                    var real = [
+                        pollfd(fd: fds[1].fd, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0),
+                    ]
                     _ = systemPoll(&real, deviceEvents != 0 ? 0 : timeout)
                     if real[1].revents != 0 {
                         var sink = [UInt8](repeating: 0, count: 64)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumTransport
 
 /// The waiting-call primitive under every transport (`PendingList`, `Locked.suspend`): under
@@ -33,7 +34,9 @@ import Testing
     func writesRacingCancellation() async throws {
         for round in 0..<20 {
             let queue = ByteQueue(capacity: 4)
-            let writers = (0..<32).map { index in Task { try await queue.write([UInt8](repeating: UInt8(index), count: 3)) } }
+            let writers = (0..<32).map { index in
+                Task { try await queue.write([UInt8](repeating: UInt8(index), count: 3)) }
+            }
             for (index, writer) in writers.enumerated() where (index + round) % 3 == 0 { writer.cancel() }
             var received: [UInt8] = []
             let drained = Task {

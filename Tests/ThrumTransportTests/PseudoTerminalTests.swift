@@ -1,11 +1,13 @@
+import Testing
+import ThrumTesting
+
+@testable import ThrumTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumTransport
-import ThrumTesting
 
 /// The termios transport on real pseudo-terminals, in-process.
 @Suite(.timeLimit(.minutes(1))) struct PseudoTerminalTests {
@@ -84,7 +86,7 @@ import ThrumTesting
     @Test("with the device side held open, clients can come and go")
     func clientsComeAndGo() async throws {
         let pty = try PseudoTerminal.open(keepDeviceOpen: true)
-        for round in 0 ..< 3 {
+        for round in 0..<3 {
             let client = try TermiosTransport.open(path: pty.devicePath)
             try await client.write([UInt8(round)])
             #expect(try await read(1, from: pty.controller) == [UInt8(round)])
@@ -115,7 +117,9 @@ import ThrumTesting
         }
     }
 
-    @Test("a second program cannot open a device we hold exclusively", .enabled(if: geteuid() != 0, "root bypasses TIOCEXCL"))
+    @Test(
+        "a second program cannot open a device we hold exclusively",
+        .enabled(if: geteuid() != 0, "root bypasses TIOCEXCL"))
     func exclusive() async throws {
         let pty = try PseudoTerminal.open()
         let first = try TermiosTransport.open(path: pty.devicePath)
@@ -131,7 +135,7 @@ import ThrumTesting
     @Test("pending reads on many devices leave the cooperative pool free")
     func pendingReadsDoNotBlockThePool() async throws {
         var idle: [(any ByteTransport, any ByteTransport)] = []
-        for _ in 0 ..< 8 { idle.append(try makePseudoTerminalPair()) }
+        for _ in 0..<8 { idle.append(try makePseudoTerminalPair()) }
         let waiting = idle.map { pair in Task { try await pair.1.read() } }
         // With every reader parked, other work still runs: a round trip on another pair.
         let (controller, device) = try makePseudoTerminalPair()

@@ -1,10 +1,12 @@
+import ThrumTesting
+
+@testable import ThrumTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import ThrumTransport
-import ThrumTesting
 
 /// A pseudo-terminal pair as two termios transports: the controller, and the device side
 /// opened by path as a client would.

@@ -1,10 +1,12 @@
+import Testing
+
+@testable import ThrumTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import ThrumTransport
 
 /// Error mapping, EOF, EAGAIN and unplugging, forced through the system-call seam.
 @Suite(.timeLimit(.minutes(1))) struct SystemCallSeamTests {
@@ -90,7 +92,10 @@ import Testing
         #expect(attributes.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0)
         await transport.close()
         await transport.close()
-        #expect(device.log == ["open /dev/ttyMOCK0", "TIOCEXCL", "tcsetattr", "tcflush", "TIOCNXCL", "close \(MockDevice.descriptor)"])
+        #expect(
+            device.log == [
+                "open /dev/ttyMOCK0", "TIOCEXCL", "tcsetattr", "tcflush", "TIOCNXCL", "close \(MockDevice.descriptor)",
+            ])
     }
 
     @Test("EAGAIN is not an error; chunks arrive as read; EIO means the device is gone")
@@ -130,7 +135,7 @@ import Testing
         let device = MockDevice()
         device.script { $0.writes = [.accept(3), .error(EAGAIN), .accept(1), .error(EAGAIN), .accept(100)] }
         let transport = try device.open()
-        let bytes = (0 ..< 50).map(UInt8.init)
+        let bytes = (0..<50).map(UInt8.init)
         try await transport.write(bytes)
         #expect(device.written == bytes)
         await transport.close()
@@ -141,7 +146,7 @@ import Testing
         let device = MockDevice()
         device.script { $0.writes = [.error(EIO)] }
         let transport = try device.open()
-        for _ in 0 ..< 2 {
+        for _ in 0..<2 {
             await #expect { try await transport.write([1]) } throws: { error in
                 (error as? TransportError)?.reason == .disconnected && (error as? TransportError)?.errno == EIO
             }

@@ -1,7 +1,8 @@
 import PropertyBased
 import Testing
-@testable import ThrumWire
 import ThrumTesting
+
+@testable import ThrumWire
 
 /// The host's reliable sender chooses its payload size from what the line does to its frames (PROTOCOL.md §6.5).
 @Suite("Adaptive payload size")
@@ -52,14 +53,20 @@ struct AdaptivePayloadTests {
         var size = AdaptivePayloadSize(maximum: 1024)
         var rng = SplitMix64(seed: 9)
         for _ in 0..<500 {
-            if rng.chance(0.05) { size.recordLost(payload: size.limit) } else { size.recordDelivered(payload: size.limit) }
+            if rng.chance(0.05) {
+                size.recordLost(payload: size.limit)
+            } else {
+                size.recordDelivered(payload: size.limit)
+            }
         }
         #expect(size.limit == 1024)
     }
 
     @Test("whatever it observes, the limit stays between the floor and the negotiated maximum")
     func boundsHold() async {
-        await propertyCheck(count: 200, input: Gen.int(in: 1...1024), Gen.bool.array(of: 0...300), Gen.int(in: 0...1024)) { maximum, outcomes, payload in
+        await propertyCheck(
+            count: 200, input: Gen.int(in: 1...1024), Gen.bool.array(of: 0...300), Gen.int(in: 0...1024)
+        ) { maximum, outcomes, payload in
             var size = AdaptivePayloadSize(maximum: maximum)
             for delivered in outcomes {
                 if delivered { size.recordDelivered(payload: payload) } else { size.recordLost(payload: payload) }
@@ -80,7 +87,9 @@ struct AdaptivePayloadTests {
 
     /// Sends `data` as UPLOAD_CHUNK messages cut as they are queued, each as large as the host's
     /// `preferredPayload` at that moment; returns what arrived and the largest chunk payload sent.
-    static func adaptiveTransfer(_ data: [UInt8], in simulation: inout LinkSimulation, limit: Duration) throws -> (arrived: [UInt8], largestPayload: Int) {
+    static func adaptiveTransfer(
+        _ data: [UInt8], in simulation: inout LinkSimulation, limit: Duration
+    ) throws -> (arrived: [UInt8], largestPayload: Int) {
         var queued = 0
         var tag = 0
         var largest = 0
@@ -93,7 +102,9 @@ struct AdaptivePayloadTests {
                 let end = min(data.count, queued + payload - 7)
                 do {
                     try sim.hostSend(
-                        .uploadChunk(tag: UInt16(truncatingIfNeeded: tag), handle: 0, offset: UInt32(queued), data: Array(data[queued..<end])))
+                        .uploadChunk(
+                            tag: UInt16(truncatingIfNeeded: tag), handle: 0, offset: UInt32(queued),
+                            data: Array(data[queued..<end])))
                 } catch {
                     failure = error
                     return

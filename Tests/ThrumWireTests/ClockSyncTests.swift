@@ -1,7 +1,8 @@
 import PropertyBased
 import Testing
-@testable import ThrumWire
 import ThrumTesting
+
+@testable import ThrumWire
 
 @Suite("Clock synchronisation")
 struct ClockSyncTests {
@@ -32,7 +33,10 @@ struct ClockSyncTests {
             var rng = SplitMix64(seed: seed)
             let clock = SimulatedBoardClock(offset: Double(rng.next() % 1_000_000_000_000), driftPPM: Double(ppm))
             var estimator = ClockSyncEstimator()
-            estimator.add(ClockSample(hostSent: MonotonicInstant(nanoseconds: 5_000_000), hostReceived: MonotonicInstant(nanoseconds: 4_000_000), boardReceived: 0, boardSent: 0))
+            estimator.add(
+                ClockSample(
+                    hostSent: MonotonicInstant(nanoseconds: 5_000_000),
+                    hostReceived: MonotonicInstant(nanoseconds: 4_000_000), boardReceived: 0, boardSent: 0))
             #expect(estimator.estimate == nil, "negative round trip rejected")
             var host = MonotonicInstant(nanoseconds: 1_000_000_000)
             for _ in 0..<60 {
@@ -40,13 +44,16 @@ struct ClockSyncTests {
                 let down = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
                 let arrival = host + up
                 let board = UInt64(clock.microseconds(at: arrival))
-                estimator.add(ClockSample(hostSent: host, hostReceived: arrival + down, boardReceived: board, boardSent: board))
+                estimator.add(
+                    ClockSample(hostSent: host, hostReceived: arrival + down, boardReceived: board, boardSent: board))
                 host = host + .milliseconds(100)
             }
             let probe = host + .milliseconds(50)
             let error = abs(estimator.boardMicroseconds(at: probe)! - clock.microseconds(at: probe))
             #expect(error < 300, "error \(error) µs at \(ppm) ppm")
-            #expect(abs(estimator.estimate!.drift * 1e6 - Double(ppm)) < 60, "drift \(estimator.estimate!.drift * 1e6) ppm vs \(ppm)")
+            #expect(
+                abs(estimator.estimate!.drift * 1e6 - Double(ppm)) < 60,
+                "drift \(estimator.estimate!.drift * 1e6) ppm vs \(ppm)")
             let back = estimator.hostInstant(atBoardMicroseconds: estimator.boardMicroseconds(at: probe)!)!
             #expect(abs(Double(back.nanoseconds) - Double(probe.nanoseconds)) < 2_000)
         }
@@ -68,7 +75,8 @@ struct ClockSyncTests {
             var probe = MonotonicInstant.zero + .seconds(2)
             while probe <= .zero + .seconds(5) {
                 simulation.run(until: probe)
-                worst = max(worst, abs(simulation.host.clock.boardMicroseconds(at: probe)! - clock.microseconds(at: probe)))
+                worst = max(
+                    worst, abs(simulation.host.clock.boardMicroseconds(at: probe)! - clock.microseconds(at: probe)))
                 probe = probe + .milliseconds(7)
             }
             #expect(worst < 500, "worst error \(worst) µs, seed \(seed), \(ppm) ppm")

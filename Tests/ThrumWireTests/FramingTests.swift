@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import ThrumWire
 
 @Suite("Framing: CRC-32C, COBS, frame decoder")
@@ -37,7 +38,8 @@ struct FramingTests {
     }
 
     static func sampleFrame(payload: [UInt8], seq: UInt8 = 3) -> (Frame, [UInt8]) {
-        let header = FrameHeader(channel: .reliable, epoch: 0xBEEF, seq: seq, ack: 2, window: 4, type: MessageType.uploadChunk.rawValue)
+        let header = FrameHeader(
+            channel: .reliable, epoch: 0xBEEF, seq: seq, ack: 2, window: 4, type: MessageType.uploadChunk.rawValue)
         return (Frame(header: header, payload: payload), FrameEncoder.encode(header: header, payload: payload))
     }
 
@@ -54,7 +56,9 @@ struct FramingTests {
 
     @Test("garbage never crashes the decoder, memory stays bounded, and the next frame after garbage survives")
     func garbageThenFrame() async {
-        await propertyCheck(count: 300, input: Gen.uint8().array(of: 0...3000), Gen.uint8().array(of: 0...300), Gen.int(in: 1...64)) { garbage, payload, chunk in
+        await propertyCheck(
+            count: 300, input: Gen.uint8().array(of: 0...3000), Gen.uint8().array(of: 0...300), Gen.int(in: 1...64)
+        ) { garbage, payload, chunk in
             var decoder = FrameDecoder(maxPayload: 300)
             let (frame, wire) = Self.sampleFrame(payload: payload)
             var frames: [Frame] = []
@@ -97,7 +101,9 @@ struct FramingTests {
                 var decoder = FrameDecoder()
                 let outputs = decoder.feed(bad)
                 #expect(!outputs.contains(.frame(frame)) || bad == wire, "byte \(index) ^ \(flip)")
-                #expect(!outputs.contains { if case .frame = $0 { true } else { false } }, "byte \(index) ^ \(flip) produced a frame")
+                #expect(
+                    !outputs.contains { if case .frame = $0 { true } else { false } },
+                    "byte \(index) ^ \(flip) produced a frame")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Testing
-@testable import ThrumWire
 import ThrumTesting
+
+@testable import ThrumWire
 
 /// The link state machine driven frame by frame, with a hand-built peer where the test needs one.
 @Suite("Link session")
@@ -22,8 +23,12 @@ struct LinkSessionTests {
 
     static func boardFrame(_ info: WireMessage.Info, epoch: UInt16) -> [UInt8] { boardFrame(.info(info), epoch: epoch) }
 
-    static func boardFrame(_ message: WireMessage, channel: Channel = .control, epoch: UInt16, seq: UInt8 = 0, ack: UInt8 = 0, window: UInt8 = 4) -> [UInt8] {
-        let header = FrameHeader(channel: channel, epoch: epoch, seq: seq, ack: ack, window: window, type: message.type.rawValue)
+    static func boardFrame(
+        _ message: WireMessage, channel: Channel = .control, epoch: UInt16, seq: UInt8 = 0, ack: UInt8 = 0,
+        window: UInt8 = 4
+    ) -> [UInt8] {
+        let header = FrameHeader(
+            channel: channel, epoch: epoch, seq: seq, ack: ack, window: window, type: message.type.rawValue)
         return FrameEncoder.encode(header: header, payload: try! MessageCodec.encode(message))
     }
 
@@ -83,7 +88,10 @@ struct LinkSessionTests {
         info.minor = 3
         host.receive(Self.boardFrame(info, epoch: 9), at: .zero)
         #expect(!host.isEstablished)
-        #expect(host.takeEvents() == [.versionMismatch(host: .current, board: ProtocolVersion(major: MessageCatalog.major + 1, minor: 3))])
+        #expect(
+            host.takeEvents() == [
+                .versionMismatch(host: .current, board: ProtocolVersion(major: MessageCatalog.major + 1, minor: 3))
+            ])
         #expect(throws: LinkError.notConnected) { try host.send(.engineStart(tag: 1), at: .zero) }
     }
 
@@ -91,11 +99,19 @@ struct LinkSessionTests {
     func boardRefusesOtherMajor() {
         var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 5))
         let hello = WireMessage.hello(major: MessageCatalog.major + 1, minor: 0, maxPayload: 1024, window: 8, nonce: 42)
-        board.receive(FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello)), at: .zero)
+        board.receive(
+            FrameEncoder.encode(
+                header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello)),
+            at: .zero)
         let answer = Self.decode(board.takeFrames())
         #expect(answer.first?.message?.type == .info)
-        #expect(board.takeEvents() == [.versionMismatch(host: ProtocolVersion(major: MessageCatalog.major + 1, minor: 0), board: .current)])
-        let command = FrameEncoder.encode(header: FrameHeader(channel: .reliable, epoch: board.epoch, seq: 1, type: MessageType.engineStart.rawValue), payload: [1, 0])
+        #expect(
+            board.takeEvents() == [
+                .versionMismatch(host: ProtocolVersion(major: MessageCatalog.major + 1, minor: 0), board: .current)
+            ])
+        let command = FrameEncoder.encode(
+            header: FrameHeader(channel: .reliable, epoch: board.epoch, seq: 1, type: MessageType.engineStart.rawValue),
+            payload: [1, 0])
         board.receive(command, at: .zero)
         #expect(board.takeEvents().isEmpty)
     }
@@ -104,7 +120,8 @@ struct LinkSessionTests {
     func duplicateHello() {
         var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 5))
         let hello = WireMessage.hello(major: MessageCatalog.major, minor: 0, maxPayload: 1024, window: 8, nonce: 42)
-        let frame = FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello))
+        let frame = FrameEncoder.encode(
+            header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(hello))
         board.receive(frame, at: .zero)
         let first = Self.decode(board.takeFrames())
         board.receive(frame, at: .zero)
@@ -113,7 +130,10 @@ struct LinkSessionTests {
         #expect(second.map(\.header.epoch) == [6])
         #expect(second.first?.message?.nonce == 42)
         let another = WireMessage.hello(major: MessageCatalog.major, minor: 0, maxPayload: 1024, window: 8, nonce: 43)
-        board.receive(FrameEncoder.encode(header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(another)), at: .zero)
+        board.receive(
+            FrameEncoder.encode(
+                header: FrameHeader(channel: .control, epoch: 0, type: 1), payload: try! MessageCodec.encode(another)),
+            at: .zero)
         #expect(Self.decode(board.takeFrames()).map(\.header.epoch) == [7])
     }
 
@@ -134,7 +154,9 @@ struct LinkSessionTests {
     @Test("the board role drops frames of another epoch and tells its epoch at once")
     func boardStaleEpoch() {
         var board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 0x3000))
-        let stale = FrameEncoder.encode(header: FrameHeader(channel: .reliable, epoch: 0x2FFF, seq: 1, type: MessageType.engineStart.rawValue), payload: [1, 0])
+        let stale = FrameEncoder.encode(
+            header: FrameHeader(channel: .reliable, epoch: 0x2FFF, seq: 1, type: MessageType.engineStart.rawValue),
+            payload: [1, 0])
         board.receive(stale, at: .zero)
         let answer = Self.decode(board.takeFrames())
         #expect(answer.map(\.header.epoch) == [0x3000])
@@ -154,7 +176,10 @@ struct LinkSessionTests {
         let error = try #require(replies.first { $0.message?.type == .error })
         #expect(error.header.channel == .reliable)
         #expect(error.header.ack == 1)
-        guard case .error(let report)? = error.message else { Issue.record("no ERROR: \(String(describing: error.message))"); return }
+        guard case .error(let report)? = error.message else {
+            Issue.record("no ERROR: \(String(describing: error.message))")
+            return
+        }
         #expect(report.refType == 0xEE)
         #expect(report.status == .unknownMessage)
         #expect(report.detail.contains("238"))
@@ -176,7 +201,8 @@ struct LinkSessionTests {
         _ = host.takeEvents()
         let log = WireMessage.log(level: .info, text: "x")  // any board message; channel is what matters here
         for seq: UInt8 in [5, 4, 6, 6, 200, 7, 70] {
-            let header = FrameHeader(channel: .realtime, epoch: 0x0100, seq: seq, window: 4, type: MessageType.log.rawValue)
+            let header = FrameHeader(
+                channel: .realtime, epoch: 0x0100, seq: seq, window: 4, type: MessageType.log.rawValue)
             host.receive(FrameEncoder.encode(header: header, payload: try! MessageCodec.encode(log)), at: .zero)
         }
         // 5 first; 4 stale; 6 newer; 6 duplicate; 200 newer (194 ahead? no: 6→200 is 194, outside 1…191: stale); 7 newer; 70 newer
@@ -197,7 +223,9 @@ struct LinkSessionTests {
         _ = host.takeEvents()
         _ = host.takeFrames()
         func deliver(_ seq: UInt8) -> [(header: FrameHeader, message: WireMessage?)] {
-            host.receive(Self.boardFrame(.result(tag: UInt16(seq), status: .ok), channel: .reliable, epoch: 0x0100, seq: seq), at: .zero)
+            host.receive(
+                Self.boardFrame(.result(tag: UInt16(seq), status: .ok), channel: .reliable, epoch: 0x0100, seq: seq),
+                at: .zero)
             return Self.decode(host.takeFrames())
         }
         #expect(deliver(1).map(\.header.ack) == [1])
@@ -215,7 +243,8 @@ struct LinkSessionTests {
         #expect(host.statistics.outOfOrder == 2)
     }
 
-    @Test("reliable send: window respected, cumulative ack frees, timeout resends the oldest, then the link fails loudly")
+    @Test(
+        "reliable send: window respected, cumulative ack frees, timeout resends the oldest, then the link fails loudly")
     func reliableSend() throws {
         var configuration = LinkConfiguration(role: .host)
         configuration.clockSync.interval = nil
@@ -286,7 +315,9 @@ struct LinkSessionTests {
     /// resend was taken for an answer to the original whenever it came sooner than srtt/2, and srtt had
     /// grown far beyond one frame's round trip; the frames the receiver dropped after the lost one were then
     /// not resent, and each waited out a whole (doubled) timeout.
-    @Test("an answer to a timeout's resend sooner than srtt/2 but no sooner than a round trip can be is a real loss: the dropped frames are resent")
+    @Test(
+        "an answer to a timeout's resend sooner than srtt/2 but no sooner than a round trip can be is a real loss: the dropped frames are resent"
+    )
     func promptAnswerToResendIsALoss() throws {
         var host = Self.connectedHost(epoch: 1)
         var now = MonotonicInstant.zero
@@ -303,7 +334,8 @@ struct LinkSessionTests {
         host.advance(to: timedOut)
         #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [7])
         host.receive(Self.boardFrame(.ack(), epoch: 1, ack: 7, window: 4), at: timedOut + .milliseconds(5))
-        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [8, 9], "the receiver dropped 8 and 9 after losing 7")
+        #expect(
+            Self.decode(host.takeFrames()).map(\.header.seq) == [8, 9], "the receiver dropped 8 and 9 after losing 7")
     }
 
     @Test("NAK makes the sender resend from the gap at once")
@@ -312,12 +344,14 @@ struct LinkSessionTests {
         for tag in 1...3 { try host.send(.engineStart(tag: UInt16(tag)), at: .zero) }
         _ = host.takeFrames()
         let header = FrameHeader(channel: .control, nak: true, epoch: 1, ack: 1, window: 4, type: 0)
-        host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(10))  // round trip 10 ms
+        // A round trip of 10 ms.
+        host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(10))
         #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [2, 3])
         host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(12))
         #expect(Self.decode(host.takeFrames()).isEmpty, "a repeated NAK within a round trip is ignored")
         host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(25))
-        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [2, 3], "a NAK after a round trip is honoured again")
+        #expect(
+            Self.decode(host.takeFrames()).map(\.header.seq) == [2, 3], "a NAK after a round trip is honoured again")
     }
 
     @Test("the retransmission timeout adapts to the round trip (RFC 6298 with an srtt/2 floor)")
@@ -361,7 +395,9 @@ struct KeepAliveTests {
         var pingTimes: [MonotonicInstant] = []
         while let deadline = host.nextDeadline, deadline < .zero + .seconds(1) {
             host.advance(to: deadline)
-            if LinkSessionTests.decode(host.takeFrames()).contains(where: { $0.message?.type == .ping }) { pingTimes.append(deadline) }
+            if LinkSessionTests.decode(host.takeFrames()).contains(where: { $0.message?.type == .ping }) {
+                pingTimes.append(deadline)
+            }
         }
         #expect(pingTimes.count >= 9)
         for (earlier, later) in zip(pingTimes, pingTimes.dropFirst()) {

@@ -1,6 +1,7 @@
 import Testing
-@testable import ThrumWire
 import ThrumTesting
+
+@testable import ThrumWire
 
 /// Whole-link behaviour over the virtual line: resets, realtime, ERROR round trips.
 @Suite("Link over the virtual line")
@@ -12,10 +13,13 @@ struct LinkSimulationTests {
         simulation.run(until: .zero + .seconds(1)) { $0.host.isEstablished }
         let firstEpoch = simulation.host.epoch
         let data = LinkTransferTests.payload(size: 20_000, seed: 3)
-        for message in LinkTransferTests.chunks(of: data, maxPayload: simulation.host.peerMaxPayload) { try simulation.hostSend(message) }
+        for message in LinkTransferTests.chunks(of: data, maxPayload: simulation.host.peerMaxPayload) {
+            try simulation.hostSend(message)
+        }
         simulation.run(until: simulation.now + .milliseconds(30))
         let resetAt = simulation.now
-        simulation.board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 0x7000))  // power cycle
+        // A power cycle.
+        simulation.board = LinkSession(configuration: LinkSimulation.boardConfiguration(bootEpoch: 0x7000))
         _ = simulation.takeHostEvents()
         var events: [LinkEvent] = []
         simulation.run(until: resetAt + .seconds(2)) { sim in
@@ -32,12 +36,15 @@ struct LinkSimulationTests {
         #expect(discarded > 0)
         #expect(simulation.host.isEstablished)
         #expect(simulation.host.epoch == 0x7001)
-        #expect(simulation.now.duration(since: resetAt) < .milliseconds(300), "learned within a ping interval plus a handshake")
+        #expect(
+            simulation.now.duration(since: resetAt) < .milliseconds(300),
+            "learned within a ping interval plus a handshake")
     }
 
     @Test("realtime updates arrive newest-first without retransmission; lost ones are not repeated")
     func realtime() throws {
-        var simulation = LinkTransferTests.simulation(seed: 5, faults: VirtualLine.Faults(dropRate: 0.2, duplicateRate: 0.2))
+        var simulation = LinkTransferTests.simulation(
+            seed: 5, faults: VirtualLine.Faults(dropRate: 0.2, duplicateRate: 0.2))
         simulation.connect()
         simulation.run(until: .zero + .seconds(2)) { $0.host.isEstablished }
         #expect(simulation.host.isEstablished)
@@ -49,7 +56,9 @@ struct LinkSimulationTests {
         let values = simulation.takeBoardReceived().filter { $0.channel == .realtime }.compactMap { message -> Int16? in
             if case .rtParam(let update) = message.message { update.value } else { nil }
         }
-        #expect(values == values.sorted() && Set(values).count == values.count, "strictly increasing: no stale or duplicate update")
+        #expect(
+            values == values.sorted() && Set(values).count == values.count,
+            "strictly increasing: no stale or duplicate update")
         #expect(values.count < 200 && values.count > 120)
         #expect(simulation.host.statistics.retransmissions == 0)
     }
@@ -69,7 +78,10 @@ struct LinkSimulationTests {
             }
             return !errors.isEmpty
         }
-        guard case .error(let report)? = errors.first else { Issue.record("no ERROR"); return }
+        guard case .error(let report)? = errors.first else {
+            Issue.record("no ERROR")
+            return
+        }
         #expect(report.refType == 0x0B)
         #expect(report.status == .unknownMessage)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import PropertyBased
 import Testing
-@testable import ThrumWire
 import ThrumTesting
+
+@testable import ThrumWire
 
 /// Reliable transfers over the virtual line (issue 3 §5).
 @Suite("Reliable transfer")
@@ -17,7 +18,8 @@ struct LinkTransferTests {
         let room = maxPayload - 7  // tag, handle, offset
         return stride(from: 0, to: data.count, by: room).enumerated().map { index, offset in
             .uploadChunk(
-                tag: UInt16(truncatingIfNeeded: index), handle: 0, offset: UInt32(offset), data: Array(data[offset..<min(data.count, offset + room)]))
+                tag: UInt16(truncatingIfNeeded: index), handle: 0, offset: UInt32(offset),
+                data: Array(data[offset..<min(data.count, offset + room)]))
         }
     }
 
@@ -37,7 +39,9 @@ struct LinkTransferTests {
     }
 
     /// Connects, sends `data` as chunks, runs until all arrived or `limit` passes; returns what arrived.
-    static func transfer(_ data: [UInt8], in simulation: inout LinkSimulation, limit: Duration = .seconds(60), chunkPayload: Int? = nil) throws -> [UInt8] {
+    static func transfer(
+        _ data: [UInt8], in simulation: inout LinkSimulation, limit: Duration = .seconds(60), chunkPayload: Int? = nil
+    ) throws -> [UInt8] {
         simulation.connect()
         simulation.run(until: simulation.now + .seconds(5)) { $0.host.isEstablished }
         #expect(simulation.host.isEstablished)
@@ -80,14 +84,18 @@ struct LinkTransferTests {
     }
 
     /// 64 KB in 64-byte chunks through the frame faults plus 1 % independent byte corruption.
-    static func underByteCorruption(seed: UInt64, limit: Duration) throws -> (data: [UInt8], arrived: [UInt8], simulation: LinkSimulation) {
+    static func underByteCorruption(
+        seed: UInt64, limit: Duration
+    ) throws -> (data: [UInt8], arrived: [UInt8], simulation: LinkSimulation) {
         let data = payload(size: 65536, seed: seed)
         var simulation = simulation(seed: seed, faults: byteCorruption)
         let arrived = try transfer(data, in: &simulation, limit: limit, chunkPayload: 64)
         return (data, arrived, simulation)
     }
 
-    @Test("64 KB arrives bit-exact under 1 % independent byte corruption as well (small chunks), besides the frame faults")
+    @Test(
+        "64 KB arrives bit-exact under 1 % independent byte corruption as well (small chunks), besides the frame faults"
+    )
     func perByteCorruption() async {
         await propertyCheck(count: 3, input: Gen.int(in: 0...1_000_000)) { seed in
             let (data, arrived, simulation) = try Self.underByteCorruption(seed: UInt64(seed), limit: .seconds(1800))
@@ -106,7 +114,8 @@ struct LinkTransferTests {
     /// was taken for an answer to the original (sooner than srtt/2, an srtt inflated by acknowledgements a
     /// PONG had carried): the timeout was doubled as spurious and the frames the receiver had dropped were
     /// not resent, so each waited out a whole, doubled timeout. PROTOCOL.md §6.1–6.2 say what replaced that.
-    @Test("seeds that crawled under 1 % byte corruption complete within 120 s", arguments: [95314, 1552124] as [UInt64])
+    @Test(
+        "seeds that crawled under 1 % byte corruption complete within 120 s", arguments: [95314, 1552124] as [UInt64])
     func formerCrawls(seed: UInt64) throws {
         let (data, arrived, _) = try Self.underByteCorruption(seed: seed, limit: .seconds(120))
         #expect(arrived == data, "\(arrived.count) of \(data.count) bytes within 120 s")
@@ -114,11 +123,13 @@ struct LinkTransferTests {
 
     /// 64 KB over this suite's line, cut and queued as `thrum-bench link` does it (`SimulatedUpload`).
     static func upload(
-        seed: UInt64, faults: VirtualLine.Faults, baud: Double = 1_000_000, chunkPayload: Int? = nil, queueAhead: Int = 8,
+        seed: UInt64, faults: VirtualLine.Faults, baud: Double = 1_000_000, chunkPayload: Int? = nil,
+        queueAhead: Int = 8,
         limit: Duration = .seconds(120)
     ) throws -> SimulatedUpload.Outcome {
         var simulation = simulation(seed: seed, faults: faults, baud: baud)
-        let upload = SimulatedUpload(data: payload(size: 65536, seed: seed), queueAhead: queueAhead, limit: limit, chunkPayload: chunkPayload)
+        let upload = SimulatedUpload(
+            data: payload(size: 65536, seed: seed), queueAhead: queueAhead, limit: limit, chunkPayload: chunkPayload)
         return try #require(try upload.run(over: &simulation), "no handshake, seed \(seed)")
     }
 
@@ -133,7 +144,8 @@ struct LinkTransferTests {
         "frame faults: every seed bit-exact, at 0.55 or more of the clean throughput, under twice the median time and 8 timeouts; the median at 0.7 or more",
         arguments: [115_200.0, 1_000_000.0])
     func throughputUnderFrameFaults(baud: Double) throws {
-        let sweep = try UploadSweep(seeds: 1...12, upload: { try Self.upload(seed: $0, faults: $1, baud: baud) }, faults: .issue3)
+        let sweep = try UploadSweep(
+            seeds: 1...12, upload: { try Self.upload(seed: $0, faults: $1, baud: baud) }, faults: .issue3)
         #expect(sweep.allIntact)
         #expect(sweep.throughputRatio(seconds: sweep.medianSeconds) >= 0.7)
         for run in sweep.runs {

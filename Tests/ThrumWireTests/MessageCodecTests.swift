@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import ThrumWire
 
 @Suite("Message codec")
@@ -18,7 +19,9 @@ struct MessageCodecTests {
             case .str(let max):
                 let alphabet = Array("abcXYZ019 -é漢")
                 var text = ""
-                while text.utf8.count < Int.random(in: 0...max, using: &rng) { text.append(alphabet.randomElement(using: &rng)!) }
+                while text.utf8.count < Int.random(in: 0...max, using: &rng) {
+                    text.append(alphabet.randomElement(using: &rng)!)
+                }
                 while text.utf8.count > max { text.removeLast() }
                 out.append(UInt8(text.utf8.count))
                 out += Array(text.utf8)
@@ -44,17 +47,21 @@ struct MessageCodecTests {
             if !payload.isEmpty, spec.fields.last?.type != .bytes {
                 // Any shortened payload is rejected, never misread (a trailing `bytes` field may be short).
                 let cut = Int(seed % UInt64(payload.count))
-                #expect(throws: MessageCodecError.self) { try MessageCodec.decode(type: spec.id, payload: Array(payload[..<cut])) }
+                #expect(throws: MessageCodecError.self) {
+                    try MessageCodec.decode(type: spec.id, payload: Array(payload[..<cut]))
+                }
             }
         }
     }
 
     static let info = WireMessage.info(
         nonce: 7, major: 1, minor: 0, firmware: "fw", board: "b", serial: "s", maxPayload: 512, window: 8, tickHz: 1000,
-        timelineMemory: 4096, maxTimelines: 4, players: 4, maxCurvePoints: 16, flashSlots: 4, flashSlotSize: 1024, triggerInputs: 0,
+        timelineMemory: 4096, maxTimelines: 4, players: 4, maxCurvePoints: 16, flashSlots: 4, flashSlotSize: 1024,
+        triggerInputs: 0,
         audio: .none, audioRateHz: 0, keepaliveMs: 500, streamMaxSamples: 64,
         channels: [
-            .init(kind: .lra, resonantDhz: 1700, ratedMv: 2000, maxMv: 3300), .init(kind: .erm, resonantDhz: 0, ratedMv: 3000, maxMv: 3300),
+            .init(kind: .lra, resonantDhz: 1700, ratedMv: 2000, maxMv: 3300),
+            .init(kind: .erm, resonantDhz: 0, ratedMv: 3000, maxMv: 3300),
         ])
 
     @Test("errors name the message, the field path and the offset")
@@ -91,7 +98,8 @@ struct MessageCodecTests {
         }
         let points = [WireMessage.PlayerCurve.Point](repeating: .init(time: 0, value: 0), count: 65)
         #expect(throws: MessageCodecError.outOfRange(message: "PLAYER_CURVE", field: "points", value: 65)) {
-            try MessageCodec.encode(.playerCurve(tag: 1, player: 0, parameter: .intensityControl, atTime: 0, points: points))
+            try MessageCodec.encode(
+                .playerCurve(tag: 1, player: 0, parameter: .intensityControl, atTime: 0, points: points))
         }
         let chunk = WireMessage.uploadChunk(tag: 1, handle: 0, offset: 0, data: [UInt8](repeating: 7, count: 300))
         #expect(throws: MessageCodecError.payloadTooLarge(message: "UPLOAD_CHUNK", size: 307, max: 256)) {
@@ -102,7 +110,8 @@ struct MessageCodecTests {
     @Test("tag and status read the same field of every message that has one")
     func crossCuttingFields() throws {
         #expect(WireMessage.playerStart(tag: 9, player: 0, handle: 1, atTime: 0, position: 0).tag == 9)
-        #expect(WireMessage.uploadStatus(tag: 3, status: .hashMismatch, handle: 0, nextOffset: 0).status == .hashMismatch)
+        #expect(
+            WireMessage.uploadStatus(tag: 3, status: .hashMismatch, handle: 0, nextOffset: 0).status == .hashMismatch)
         #expect(WireMessage.ping(id: 1, hostTime: 0, reserved0: 0, reserved1: 0).tag == nil)
         #expect(Self.info.description.hasPrefix("INFO(nonce: 7, major: 1"))
     }

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
+
 @testable import ThrumWire
 
-private let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+private let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
 /// Under CI (`CI` set) these tests run, and fail, when python3 is missing (scripts/ensure-deps installs it).
 private let pythonOrCI = python != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
@@ -13,7 +16,8 @@ struct MessagesCompatibilityTests {
     static let root = WireVector.packageRoot
 
     static func json(_ relative: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent(relative))) as! [String: Any]
+        try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent(relative)))
+            as! [String: Any]
     }
 
     static func fieldSpecs(_ fields: [[String: Any]]) -> [FieldSpec] {
@@ -28,7 +32,9 @@ struct MessagesCompatibilityTests {
             case "bool": return FieldSpec(name, .bool)
             case "str": return FieldSpec(name, .str(max: field["max"] as! Int))
             case "bytes": return FieldSpec(name, .bytes)
-            case "list": return FieldSpec(name, .list(max: field["max"] as! Int, item: fieldSpecs(field["item"] as! [[String: Any]])))
+            case "list":
+                return FieldSpec(
+                    name, .list(max: field["max"] as! Int, item: fieldSpecs(field["item"] as! [[String: Any]])))
             case let other:
                 Issue.record("unknown field type \(other) in \(name)")
                 return FieldSpec(name, .str(max: -1))
@@ -92,13 +98,17 @@ struct MessagesCompatibilityTests {
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test("the generated Swift messages and PROTOCOL.md's tables are what messages.json makes", .enabled(if: pythonOrCI, "python3 not found"))
+    @Test(
+        "the generated Swift messages and PROTOCOL.md's tables are what messages.json makes",
+        .enabled(if: pythonOrCI, "python3 not found"))
     func generatedFilesAreCurrent() throws {
         let result = try Self.run("scripts/generate/swift_messages.py", "--check")
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test("the check catches incompatible changes unless the major version is bumped", .enabled(if: pythonOrCI, "python3 not found"))
+    @Test(
+        "the check catches incompatible changes unless the major version is bumped",
+        .enabled(if: pythonOrCI, "python3 not found"))
     func checkFailsOnIncompatibleChange() throws {
         var document = try Self.json("Protocol/messages.json")
         var messages = document["messages"] as! [[String: Any]]
@@ -109,7 +119,8 @@ struct MessagesCompatibilityTests {
         fields.removeLast()  // removed
         messages[pongIndex]["fields"] = fields
         document["messages"] = messages
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-messages-\(UUID().uuidString).json")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-messages-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
         try JSONSerialization.data(withJSONObject: document).write(to: url)
         let broken = try Self.runCheck(current: url)

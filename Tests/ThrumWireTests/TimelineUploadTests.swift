@@ -1,6 +1,7 @@
 import Testing
-@testable import ThrumWire
 import ThrumTesting
+
+@testable import ThrumWire
 
 /// A test double for the board's side of upload (PROTOCOL.md §5.3), just enough to exercise the host's
 /// upload state machine. The real board side is C in Firmware-ref.
@@ -24,7 +25,8 @@ private struct UploadResponder {
             }
             return .uploadStatus(tag: chunk.tag, status: .ok, handle: 0, nextOffset: UInt32(stored.count))
         case .uploadCommit(let commit):
-            let status: WireStatus = stored.count < size ? .incomplete : CRC32C.checksum(stored) == hash ? .ok : .hashMismatch
+            let status: WireStatus =
+                stored.count < size ? .incomplete : CRC32C.checksum(stored) == hash ? .ok : .hashMismatch
             return .result(tag: commit.tag, status: status)
         default:
             return nil
@@ -35,8 +37,10 @@ private struct UploadResponder {
 @Suite("Timeline upload")
 struct TimelineUploadTests {
     /// Runs the simulation, relaying between the upload machine and the responder, until `stop`.
-    private static func pump(_ simulation: inout LinkSimulation, _ upload: inout TimelineUpload, _ board: inout UploadResponder,
-                             for duration: Duration, stop: (TimelineUpload) -> Bool) throws {
+    private static func pump(
+        _ simulation: inout LinkSimulation, _ upload: inout TimelineUpload, _ board: inout UploadResponder,
+        for duration: Duration, stop: (TimelineUpload) -> Bool
+    ) throws {
         let deadline = simulation.now + duration
         var failure: (any Error)?
         simulation.run(until: deadline) { sim in
@@ -97,8 +101,12 @@ struct TimelineUploadTests {
         #expect(begin == [.uploadBegin(tag: 1, size: 3, hash: CRC32C.checksum([1, 2, 3]))])
         let chunks = upload.handle(.uploadStatus(tag: 1, status: .ok, handle: 2, nextOffset: 0))
         #expect(chunks == [.uploadChunk(tag: 2, handle: 2, offset: 0, data: [1, 2, 3])])
-        #expect(upload.handle(.uploadStatus(tag: 99, status: .ok, handle: 2, nextOffset: 3)).isEmpty, "someone else's tag")
-        #expect(upload.handle(.uploadStatus(tag: 2, status: .ok, handle: 2, nextOffset: 3)) == [.uploadCommit(tag: 3, handle: 2)])
+        #expect(
+            upload.handle(.uploadStatus(tag: 99, status: .ok, handle: 2, nextOffset: 3)).isEmpty, "someone else's tag")
+        #expect(
+            upload.handle(.uploadStatus(tag: 2, status: .ok, handle: 2, nextOffset: 3)) == [
+                .uploadCommit(tag: 3, handle: 2)
+            ])
         _ = upload.handle(.result(tag: 3, status: WireStatus.hashMismatch))
         #expect(upload.state == .failed(status: WireStatus.hashMismatch, during: .uploadCommit))
     }
@@ -112,11 +120,16 @@ struct BoardCapabilitiesTests {
         let capabilities = try BoardCapabilities(info: info)
         #expect(capabilities.maxPayload == 512)
         #expect(capabilities.receiveWindow == 4)
-        #expect(capabilities.channels == [.init(kind: .lra, resonantFrequency: 170, ratedDriveMillivolts: 2000, maximumDriveMillivolts: 3300)])
+        #expect(
+            capabilities.channels == [
+                .init(kind: .lra, resonantFrequency: 170, ratedDriveMillivolts: 2000, maximumDriveMillivolts: 3300)
+            ])
         #expect(capabilities.keepAlive == .milliseconds(500))
         #expect(!capabilities.audio.isPresent)
         var broken = info
         broken.window = 0
-        #expect(throws: BoardCapabilities.InvalidCapabilities(field: "window", problem: "0 outside 1…127")) { try BoardCapabilities(info: broken) }
+        #expect(throws: BoardCapabilities.InvalidCapabilities(field: "window", problem: "0 outside 1…127")) {
+            try BoardCapabilities(info: broken)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ThrumWire
 
 @Suite("Protocol/vectors/wire")
@@ -42,7 +43,9 @@ struct WireVectorTests {
         }
     }
 
-    @Test("encoding a valid single-frame vector reproduces its bytes", arguments: try WireVector.all().filter { $0.valid && $0.frames.count == 1 })
+    @Test(
+        "encoding a valid single-frame vector reproduces its bytes",
+        arguments: try WireVector.all().filter { $0.valid && $0.frames.count == 1 })
     func encode(_ vector: WireVector) throws {
         let frame = vector.frames[0]
         let payload = try MessageCodec.encode(frame.message)

@@ -1,5 +1,6 @@
 import Foundation
 import ThrumTesting
+
 @testable import ThrumWire
 
 /// Loads Protocol/vectors/wire/*.json and turns the JSON into the Swift values they describe.
@@ -46,7 +47,8 @@ struct WireVector: Sendable, CustomStringConvertible {
                 ack: UInt8(frame["ack"] as! Int), window: UInt8(frame["window"] as! Int), type: type.rawValue)
             let fields = try jsonFields(type.spec.fields, frame["message"] as! [String: Any])
             let json = try JSONSerialization.data(withJSONObject: fields)
-            return ExpectedFrame(header: header, message: try JSONDecoder().decode(VectorMessage.self, from: json, type: type))
+            return ExpectedFrame(
+                header: header, message: try JSONDecoder().decode(VectorMessage.self, from: json, type: type))
         }
     }
 }

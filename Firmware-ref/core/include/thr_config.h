@@ -9,31 +9,31 @@
 #include "thr_wire.h"
 
 #ifndef THR_MAX_CHANNELS
-#define THR_MAX_CHANNELS 2u        /* actuator channels */
+#define THR_MAX_CHANNELS 2u /* actuator channels */
 #endif
 #ifndef THR_MAX_PLAYERS
-#define THR_MAX_PLAYERS 3u         /* players that can play at once */
+#define THR_MAX_PLAYERS 3u /* players that can play at once */
 #endif
 #ifndef THR_MAX_PASSES
-#define THR_MAX_PASSES 3u          /* overlapping loop passes per player (SEMANTICS §7.3) */
+#define THR_MAX_PASSES 3u /* overlapping loop passes per player (SEMANTICS §7.3) */
 #endif
 #ifndef THR_MAX_ACTIVE
-#define THR_MAX_ACTIVE 20u         /* events sounding at once, over all players */
+#define THR_MAX_ACTIVE 20u /* events sounding at once, over all players */
 #endif
 #ifndef THR_MAX_TIMELINES
-#define THR_MAX_TIMELINES 3u       /* timelines loaded at once */
+#define THR_MAX_TIMELINES 3u /* timelines loaded at once */
 #endif
 #ifndef THR_RT_CURVE_POINTS
-#define THR_RT_CURVE_POINTS 8u     /* points of a run-time curve (PLAYER_CURVE), per player */
+#define THR_RT_CURVE_POINTS 8u /* points of a run-time curve (PLAYER_CURVE), per player */
 #endif
 #ifndef THR_RT_PENDING
-#define THR_RT_PENDING 4u          /* scheduled run-time steps waiting for their time, per player */
+#define THR_RT_PENDING 4u /* scheduled run-time steps waiting for their time, per player */
 #endif
 #ifndef THR_MAX_SLOTS
-#define THR_MAX_SLOTS 4u           /* flash slots */
+#define THR_MAX_SLOTS 4u /* flash slots */
 #endif
 #ifndef THR_AUDIO_SAMPLES
-#define THR_AUDIO_SAMPLES 0        /* 1: play waveform objects on an audio output (WAVEFORM.md) */
+#define THR_AUDIO_SAMPLES 0 /* 1: play waveform objects on an audio output (WAVEFORM.md) */
 #endif
 #ifndef THR_AUDIO_MAX_PER_TICK
 #define THR_AUDIO_MAX_PER_TICK 48u /* audio samples rendered per tick at most (audio_rate_hz / tick_hz) */
@@ -42,27 +42,27 @@
  * memory, `make size`); a bigger board or the simulator raises them with -D. */
 
 typedef struct thr_channel_config {
-    uint8_t kind;              /* thr_actuator_kind: THR_ACTUATOR_KIND_LRA or _ERM (thr_wire.h) */
-    uint16_t resonant_dhz;     /* LRA resonance in 0.1 Hz (0 for ERM) */
-    uint16_t rated_mv;         /* continuous rating (RMS); full intensity drives this */
-    uint16_t max_mv;           /* overdrive clamp (peak); never exceeded */
+    uint8_t kind;          /* thr_actuator_kind: THR_ACTUATOR_KIND_LRA or _ERM (thr_wire.h) */
+    uint16_t resonant_dhz; /* LRA resonance in 0.1 Hz (0 for ERM) */
+    uint16_t rated_mv;     /* continuous rating (RMS); full intensity drives this */
+    uint16_t max_mv;       /* overdrive clamp (peak); never exceeded */
 } thr_channel_config;
 
 typedef struct thr_board_config {
-    const char *firmware;      /* version text, <= 32 bytes */
-    const char *board;         /* board name, <= 32 bytes */
-    const char *serial;        /* serial number, <= 32 bytes */
-    uint32_t tick_hz;          /* renderer tick rate; 1,000,000 / tick_hz must be a whole number */
-    uint8_t channel_count;     /* 1..THR_MAX_CHANNELS */
+    const char *firmware;  /* version text, <= 32 bytes */
+    const char *board;     /* board name, <= 32 bytes */
+    const char *serial;    /* serial number, <= 32 bytes */
+    uint32_t tick_hz;      /* renderer tick rate; 1,000,000 / tick_hz must be a whole number */
+    uint8_t channel_count; /* 1..THR_MAX_CHANNELS */
     thr_channel_config channels[THR_MAX_CHANNELS];
     /* Flash region for slots: [0, flash_size) in the HAL's addresses. 0 slots = no flash store. */
     uint32_t flash_size;
     uint32_t flash_sector_size;
-    uint8_t slot_count;        /* <= THR_MAX_SLOTS */
-    uint32_t slot_size;        /* largest timeline a slot holds */
-    uint16_t keepalive_ms;     /* host silence after which streaming/long output fades out */
-    uint16_t fade_ms;          /* length of that safety fade */
-    uint8_t audio_output;      /* thr_audio_output (thr_wire.h) */
+    uint8_t slot_count;    /* <= THR_MAX_SLOTS */
+    uint32_t slot_size;    /* largest timeline a slot holds */
+    uint16_t keepalive_ms; /* host silence after which streaming/long output fades out */
+    uint16_t fade_ms;      /* length of that safety fade */
+    uint8_t audio_output;  /* thr_audio_output (thr_wire.h) */
     /* Sample rate of the audio output; with THR_AUDIO_SAMPLES it must divide 1,000,000 and be a
      * multiple of tick_hz (at most THR_AUDIO_MAX_PER_TICK samples a tick), else no samples play. */
     uint32_t audio_rate_hz;

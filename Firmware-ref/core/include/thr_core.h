@@ -27,10 +27,16 @@ extern "C" {
  * numbers, then the audio attack, decay and release; pan and pitch (and the timeline's brightness)
  * have no lane. Timeline control codes 0-5 and 9-11 map onto them (thr_ctl_slot_of_timeline_code). */
 enum {
-    THR_CTL_INTENSITY = THR_PARAMETER_INTENSITY_CONTROL, THR_CTL_SHARPNESS = THR_PARAMETER_SHARPNESS_CONTROL,
-    THR_CTL_ATTACK = THR_PARAMETER_ATTACK_TIME_CONTROL, THR_CTL_DECAY = THR_PARAMETER_DECAY_TIME_CONTROL,
-    THR_CTL_RELEASE = THR_PARAMETER_RELEASE_TIME_CONTROL, THR_CTL_VOLUME = THR_PARAMETER_AUDIO_VOLUME_CONTROL,
-    THR_CTL_AUDIO_ATTACK, THR_CTL_AUDIO_DECAY, THR_CTL_AUDIO_RELEASE, THR_CTL_COUNT
+    THR_CTL_INTENSITY = THR_PARAMETER_INTENSITY_CONTROL,
+    THR_CTL_SHARPNESS = THR_PARAMETER_SHARPNESS_CONTROL,
+    THR_CTL_ATTACK = THR_PARAMETER_ATTACK_TIME_CONTROL,
+    THR_CTL_DECAY = THR_PARAMETER_DECAY_TIME_CONTROL,
+    THR_CTL_RELEASE = THR_PARAMETER_RELEASE_TIME_CONTROL,
+    THR_CTL_VOLUME = THR_PARAMETER_AUDIO_VOLUME_CONTROL,
+    THR_CTL_AUDIO_ATTACK,
+    THR_CTL_AUDIO_DECAY,
+    THR_CTL_AUDIO_RELEASE,
+    THR_CTL_COUNT
 };
 #define THR_CTL_NONE 0xFFu
 /* Slot of a timeline control code (0..11), or THR_CTL_NONE. */
@@ -41,34 +47,34 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code);
 enum { THR_TL_FREE = 0, THR_TL_UPLOADING = 1, THR_TL_READY = 2, THR_TL_WAVEFORM = 3 };
 
 typedef struct thr_stored_timeline {
-    uint32_t offset;           /* in the timeline memory */
+    uint32_t offset; /* in the timeline memory */
     uint32_t size;
-    uint32_t received;         /* next offset expected by the upload */
-    uint32_t hash;             /* CRC-32C announced by UPLOAD_BEGIN */
+    uint32_t received; /* next offset expected by the upload */
+    uint32_t hash;     /* CRC-32C announced by UPLOAD_BEGIN */
     uint8_t state;
-    uint8_t users;             /* players not idle that play it: it cannot be freed while > 0 */
+    uint8_t users; /* players not idle that play it: it cannot be freed while > 0 */
     thr_tl_info info;
 } thr_stored_timeline;
 
 /* ---- controls ---- */
 typedef struct thr_ctl {
-    int32_t t0, t1;            /* ms of the current segment, in the newest pass's time (earlier passes < 0) */
-    int32_t v0, v1;            /* Q15 values */
-    uint32_t next;             /* timeline offset of the next unread curve point */
-    uint16_t left;             /* curve points not yet read */
-    uint8_t mode;              /* 0 none, 1 step, 2 curve */
+    int32_t t0, t1; /* ms of the current segment, in the newest pass's time (earlier passes < 0) */
+    int32_t v0, v1; /* Q15 values */
+    uint32_t next;  /* timeline offset of the next unread curve point */
+    uint16_t left;  /* curve points not yet read */
+    uint8_t mode;   /* 0 none, 1 step, 2 curve */
     uint8_t has_next;
 } thr_ctl;
 
 /* One loop pass (SEMANTICS.md §7.3): its position, for its events' release times. The authored
  * controls are one state per player, not per pass (§7.3): every sounding event uses it. */
 typedef struct thr_pass {
-    uint32_t p_ms, p_frac;     /* pattern position: ms + frac/256000 ms */
+    uint32_t p_ms, p_frac; /* pattern position: ms + frac/256000 ms */
     uint8_t live;
 } thr_pass;
 
 typedef struct thr_rt_step {
-    uint32_t at;               /* board time, low 32 bits (compared wrap-safe) */
+    uint32_t at; /* board time, low 32 bits (compared wrap-safe) */
     int32_t value;
     uint8_t slot;
     uint8_t used;
@@ -76,16 +82,16 @@ typedef struct thr_rt_step {
 
 /* The run-time layer of one player (sendParameters / scheduleParameterCurve), board time. */
 typedef struct thr_runtime {
-    uint8_t curve_slot;        /* THR_CTL_NONE when no curve */
+    uint8_t curve_slot; /* THR_CTL_NONE when no curve */
     uint8_t curve_n;
     uint8_t pending_n;         /* steps waiting in `pending` */
     uint16_t has_step;         /* bit per slot */
     uint16_t step_after_curve; /* bit per slot: its step was given after the curve (wins a tie) */
     uint32_t curve_at;
     int32_t step[THR_CTL_COUNT];
-    uint32_t step_at[THR_CTL_COUNT];   /* board time, low 32 bits */
-    int32_t value[THR_CTL_COUNT];   /* evaluated for this tick */
-    uint32_t curve_t[THR_RT_CURVE_POINTS];   /* us from curve_at */
+    uint32_t step_at[THR_CTL_COUNT];       /* board time, low 32 bits */
+    int32_t value[THR_CTL_COUNT];          /* evaluated for this tick */
+    uint32_t curve_t[THR_RT_CURVE_POINTS]; /* us from curve_at */
     int32_t curve_v[THR_RT_CURVE_POINTS];
     thr_rt_step pending[THR_RT_PENDING];
 } thr_runtime;
@@ -94,37 +100,37 @@ enum { THR_PLAYER_IDLE = 0, THR_PLAYER_SCHEDULED, THR_PLAYER_PLAYING, THR_PLAYER
 enum { THR_ACT_STOP = 0, THR_ACT_PAUSE, THR_ACT_RESUME, THR_ACT_SEEK, THR_ACT_COUNT };
 
 typedef struct thr_player {
-    uint16_t rate_q8;          /* 256 = 1.0 */
+    uint16_t rate_q8; /* 256 = 1.0 */
     uint8_t state;
     uint8_t handle;
     uint8_t channel_mask;
     uint8_t muted;
     uint8_t looping;
-    uint8_t action_pending;    /* bit per THR_ACT_* */
-    uint8_t host_owned;        /* started by the host (keep-alive applies) */
-    uint8_t current;           /* index of the newest pass */
-    uint8_t reading;           /* the newest pass still applies records (not past the end or loop end) */
-    uint8_t next_known;        /* next_start holds the start of the record at the cursor */
-    uint8_t finished_handle;   /* it finished and the host has not been told: handle + 1, else 0 */
-    uint32_t finished_at;      /* and when */
-    uint32_t start_at;         /* board time the playback begins */
-    uint32_t action_at[THR_ACT_COUNT];   /* board time, low 32 bits */
-    uint32_t seek_to_us;       /* pending seek position */
-    uint32_t start_pos_us;     /* position to start from */
-    uint32_t loop_ms;          /* pass length in whole pattern ms */
-    uint32_t cursor;           /* timeline offset of the next record to apply */
-    uint32_t cursor_base;      /* start of the record before it */
+    uint8_t action_pending;            /* bit per THR_ACT_* */
+    uint8_t host_owned;                /* started by the host (keep-alive applies) */
+    uint8_t current;                   /* index of the newest pass */
+    uint8_t reading;                   /* the newest pass still applies records (not past the end or loop end) */
+    uint8_t next_known;                /* next_start holds the start of the record at the cursor */
+    uint8_t finished_handle;           /* it finished and the host has not been told: handle + 1, else 0 */
+    uint32_t finished_at;              /* and when */
+    uint32_t start_at;                 /* board time the playback begins */
+    uint32_t action_at[THR_ACT_COUNT]; /* board time, low 32 bits */
+    uint32_t seek_to_us;               /* pending seek position */
+    uint32_t start_pos_us;             /* position to start from */
+    uint32_t loop_ms;                  /* pass length in whole pattern ms */
+    uint32_t cursor;                   /* timeline offset of the next record to apply */
+    uint32_t cursor_base;              /* start of the record before it */
     uint32_t next_start;
-    uint16_t ctl_used;         /* bit per slot with an authored entry (others stay neutral) */
-    int32_t value[THR_CTL_COUNT];   /* authored layer, evaluated for this tick (Q15) */
+    uint16_t ctl_used;            /* bit per slot with an authored entry (others stay neutral) */
+    int32_t value[THR_CTL_COUNT]; /* authored layer, evaluated for this tick (Q15) */
     thr_pass pass[THR_MAX_PASSES];
-    thr_ctl ctl[THR_CTL_COUNT];     /* authored control state (one per player, §7.3) */
+    thr_ctl ctl[THR_CTL_COUNT]; /* authored control state (one per player, §7.3) */
     thr_runtime rt;
 } thr_player;
 
 /* An event that is sounding. Times in board microseconds (saturating). */
 typedef struct thr_active {
-    uint16_t level, tone;      /* Q15 */
+    uint16_t level, tone; /* Q15 */
     uint8_t type;
     uint8_t flags;
     uint8_t player, pass;
@@ -134,7 +140,7 @@ typedef struct thr_active {
     uint32_t end_ms;           /* pattern ms where the release begins (start + duration) */
     uint32_t a_us, d_us, r_us; /* segment lengths; AudioCustom: r_us = its length */
 #if THR_AUDIO_SAMPLES
-    uint32_t resource;         /* AudioCustom: registered resource whose samples it plays (0 = none) */
+    uint32_t resource; /* AudioCustom: registered resource whose samples it plays (0 = none) */
 #endif
 } thr_active;
 
@@ -147,19 +153,19 @@ typedef struct thr_stream {
     uint16_t interval_us;
     uint8_t count;
     uint8_t active;
-    uint16_t fade_from;        /* level when the stream ran out (Q15) */
+    uint16_t fade_from; /* level when the stream ran out (Q15) */
     uint16_t fade_tone;
-    uint32_t fade_at;          /* when the underrun fade began */
+    uint32_t fade_at; /* when the underrun fade began */
     uint8_t fading;
     uint8_t amp[THR_STREAM_MAX], sharp[THR_STREAM_MAX];
 } thr_stream;
 
 /* ---- actuator state ---- */
 typedef struct thr_actuator_state {
-    uint16_t last_level;       /* Q15 intensity of the previous tick */
-    int16_t boost_q14;         /* overdrive (+) or braking (-) still to apply */
+    uint16_t last_level; /* Q15 intensity of the previous tick */
+    int16_t boost_q14;   /* overdrive (+) or braking (-) still to apply */
     uint8_t boost_ticks;
-    uint8_t boost_len;         /* ticks of overdrive/braking per edge */
+    uint8_t boost_len; /* ticks of overdrive/braking per edge */
     uint8_t kind;
     uint16_t resonant_dhz, rated_mv, max_mv;
 } thr_actuator_state;
@@ -167,42 +173,42 @@ typedef struct thr_actuator_state {
 /* ---- flash store ---- */
 typedef struct thr_slot_state {
     uint32_t size;
-    uint32_t hash;             /* CRC-32C of the stored timeline: UPLOAD_BEGIN's hash */
+    uint32_t hash; /* CRC-32C of the stored timeline: UPLOAD_BEGIN's hash */
     uint32_t seq;
-    uint8_t bank;              /* bank holding the current content */
+    uint8_t bank; /* bank holding the current content */
     uint8_t used;
 } thr_slot_state;
 
 typedef struct thr_flash_store {
-    uint32_t bank_size;        /* bytes per bank, whole sectors */
+    uint32_t bank_size; /* bytes per bank, whole sectors */
     uint32_t meta_seq;
     uint8_t meta_bank;
-    uint8_t boot_slot;         /* 255 = none */
-    uint8_t trigger_slot[4];   /* slot per trigger input, 255 = none */
+    uint8_t boot_slot;       /* 255 = none */
+    uint8_t trigger_slot[4]; /* slot per trigger input, 255 = none */
     uint8_t ready;
     thr_slot_state slot[THR_MAX_SLOTS];
 } thr_flash_store;
 
 /* ---- link ---- */
 #ifndef THR_RX_RING
-#define THR_RX_RING 128u           /* bytes between the UART interrupt and the main loop */
+#define THR_RX_RING 128u /* bytes between the UART interrupt and the main loop */
 #endif
 #ifndef THR_MAX_PAYLOAD
-#define THR_MAX_PAYLOAD 256u       /* payload the board accepts (PROTOCOL.md §2.4: at least 256) */
+#define THR_MAX_PAYLOAD 256u /* payload the board accepts (PROTOCOL.md §2.4: at least 256) */
 #endif
 #ifndef THR_TX_SLOTS
-#define THR_TX_SLOTS 4u            /* reliable frames the board keeps queued or in flight */
+#define THR_TX_SLOTS 4u /* reliable frames the board keeps queued or in flight */
 #endif
 #ifndef THR_TX_PAYLOAD
-#define THR_TX_PAYLOAD 64u         /* largest payload the board sends (replies and notifications) */
+#define THR_TX_PAYLOAD 64u /* largest payload the board sends (replies and notifications) */
 #endif
 #define THR_RX_PIECE (THR_MAX_PAYLOAD + 12u + (THR_MAX_PAYLOAD + 12u) / 254u + 1u)
 
 typedef struct thr_tx_entry {
-    uint32_t sent_at;          /* board time of the last transmission (low 32 bits) */
-    uint16_t length;           /* payload bytes */
+    uint32_t sent_at; /* board time of the last transmission (low 32 bits) */
+    uint16_t length;  /* payload bytes */
     uint8_t transmissions;
-    uint8_t frame[8u + THR_TX_PAYLOAD + 4u];   /* header, payload, CRC: rebuilt at each send */
+    uint8_t frame[8u + THR_TX_PAYLOAD + 4u]; /* header, payload, CRC: rebuilt at each send */
 } thr_tx_entry;
 
 typedef struct thr_link {
@@ -211,31 +217,31 @@ typedef struct thr_link {
      * literal load. */
     volatile uint8_t ring_overflow;
     uint8_t piece_overflowed;
-    uint8_t session;           /* a HELLO has been answered */
-    uint8_t compatible;        /* the host's major version is ours */
-    uint8_t last_accepted;     /* receiver: last in-order reliable seq */
+    uint8_t session;       /* a HELLO has been answered */
+    uint8_t compatible;    /* the host's major version is ours */
+    uint8_t last_accepted; /* receiver: last in-order reliable seq */
     uint8_t ack_pending, nak_pending, nak_sent;
-    uint8_t rt_last, rt_seen;  /* realtime newest-wins filter */
-    uint8_t next_seq;          /* sender: next reliable seq */
-    uint8_t tx_count;          /* entries queued or in flight */
-    uint8_t tx_sent;           /* of which in flight (the oldest ones) */
+    uint8_t rt_last, rt_seen; /* realtime newest-wins filter */
+    uint8_t next_seq;         /* sender: next reliable seq */
+    uint8_t tx_count;         /* entries queued or in flight */
+    uint8_t tx_sent;          /* of which in flight (the oldest ones) */
     uint8_t peer_window;
     uint8_t last_nak_ack;
-    uint8_t advertised;        /* window we last stated */
-    uint8_t in_recovery;       /* a timeout happened and no progress since */
-    uint8_t unsampled_acks;    /* progress acknowledgements in a row without an RTT sample */
-    uint8_t late_pending;      /* the command being handled was late: LATE follows its reply */
-    volatile uint16_t ring_head;   /* written by the interrupt */
-    volatile uint16_t ring_tail;   /* written by the main loop */
+    uint8_t advertised;          /* window we last stated */
+    uint8_t in_recovery;         /* a timeout happened and no progress since */
+    uint8_t unsampled_acks;      /* progress acknowledgements in a row without an RTT sample */
+    uint8_t late_pending;        /* the command being handled was late: LATE follows its reply */
+    volatile uint16_t ring_head; /* written by the interrupt */
+    volatile uint16_t ring_tail; /* written by the main loop */
     uint16_t piece_length;
     uint16_t epoch;
     uint16_t host_max_payload;
     uint32_t nonce;
-    uint32_t srtt, rttvar, rto;    /* us; srtt 0 = no sample yet */
+    uint32_t srtt, rttvar, rto; /* us; srtt 0 = no sample yet */
     uint32_t last_nak_at;
-    uint32_t recovery_at;      /* when the last timeout resent the oldest frame */
+    uint32_t recovery_at; /* when the last timeout resent the oldest frame */
     uint32_t late_by;
-    uint32_t last_rx_at;       /* last valid frame of the session (keep-alive) */
+    uint32_t last_rx_at; /* last valid frame of the session (keep-alive) */
     uint32_t rejected_pieces, stale_frames, undecodable, dropped_notifications, retransmissions;
 } thr_link;
 
@@ -243,27 +249,27 @@ typedef struct thr_link {
  * stay close to the start of thr_core: cheaper to reach on a Cortex-M0+. */
 typedef struct thr_link_buffers {
     uint8_t ring[THR_RX_RING];
-    uint8_t piece[THR_RX_PIECE];   /* the frame being received (COBS-decoded in place) */
+    uint8_t piece[THR_RX_PIECE]; /* the frame being received (COBS-decoded in place) */
     thr_tx_entry tx[THR_TX_SLOTS];
 } thr_link_buffers;
 
 typedef struct thr_core {
-    thr_link link;             /* first: its many small fields are cheapest to reach there */
+    thr_link link; /* first: its many small fields are cheapest to reach there */
     const thr_hal *hal;
     const thr_board_config *config;
-    uint32_t now;              /* board time (us), read at the start of each poll */
-    uint32_t next_tick;        /* board time of the next tick to render */
+    uint32_t now;       /* board time (us), read at the start of each poll */
+    uint32_t next_tick; /* board time of the next tick to render */
     uint32_t tick_us;
     uint32_t fade_start;
     uint8_t engine_running;
-    uint8_t fading;            /* a fade to silence is running: stop reason + 1 (0 = none) */
+    uint8_t fading; /* a fade to silence is running: stop reason + 1 (0 = none) */
     uint8_t active_count;
-    uint8_t reports;           /* a player's finish or the engine's stop waits for the link to report it */
-    uint8_t stopped_reason;    /* the engine stopped and the host has not been told: reason + 1, else 0 */
-    uint8_t *memory;           /* timeline memory */
+    uint8_t reports;        /* a player's finish or the engine's stop waits for the link to report it */
+    uint8_t stopped_reason; /* the engine stopped and the host has not been told: reason + 1, else 0 */
+    uint8_t *memory;        /* timeline memory */
     uint32_t memory_size;
-    uint32_t dropped_events;   /* events not played because THR_MAX_ACTIVE were sounding */
-    uint32_t stopped_at;       /* when the engine stopped */
+    uint32_t dropped_events; /* events not played because THR_MAX_ACTIVE were sounding */
+    uint32_t stopped_at;     /* when the engine stopped */
     /* Optional observer of board-to-host notifications (tests; NULL = none). */
     void (*notify)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t length);
     void *notify_ctx;
@@ -274,8 +280,8 @@ typedef struct thr_core {
     thr_actuator_state actuator[THR_MAX_CHANNELS];
     thr_flash_store flash;
 #if THR_AUDIO_SAMPLES
-    uint16_t audio_per_tick;   /* samples a tick (0: the configured rate cannot play) */
-    uint8_t audio_live;        /* bit 0: a sound played this tick, bit 1: the tick before */
+    uint16_t audio_per_tick; /* samples a tick (0: the configured rate cannot play) */
+    uint8_t audio_live;      /* bit 0: a sound played this tick, bit 1: the tick before */
     uint32_t audio_period_us;
     int32_t audio_mix[THR_AUDIO_MAX_PER_TICK];
 #endif
@@ -284,8 +290,8 @@ typedef struct thr_core {
 
 /* Initialises everything; `memory` holds the loaded timelines. Plays the boot slot if one is bound.
  * Returns THR_STATUS_BAD_ARGUMENT for an unusable configuration. */
-thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config,
-                         uint8_t *memory, uint32_t memory_size);
+thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_config *config, uint8_t *memory,
+                         uint32_t memory_size);
 /* Interrupt context: one received byte. */
 void thr_core_rx_byte(thr_core *core, uint8_t byte);
 /* Main loop: handle received frames, keep-alive, retransmissions, then render every due tick. */

@@ -8,21 +8,32 @@
 
 /* Rejection reasons of a received piece (§2.5) and of a payload (§5.1, thr_message.h). */
 enum {
-    THR_RX_NONE = 0, THR_RX_OVERSIZE, THR_RX_COBS_INVALID, THR_RX_TOO_SHORT, THR_RX_CRC_MISMATCH,
-    THR_RX_BAD_VERSION, THR_RX_BAD_FLAGS, THR_RX_BAD_CHANNEL,
-    THR_PL_UNKNOWN_TYPE, THR_PL_TRUNCATED, THR_PL_TRAILING_BYTES, THR_PL_INVALID_BOOL,
-    THR_PL_STRING_TOO_LONG, THR_PL_INVALID_UTF8, THR_PL_LIST_TOO_LONG
+    THR_RX_NONE = 0,
+    THR_RX_OVERSIZE,
+    THR_RX_COBS_INVALID,
+    THR_RX_TOO_SHORT,
+    THR_RX_CRC_MISMATCH,
+    THR_RX_BAD_VERSION,
+    THR_RX_BAD_FLAGS,
+    THR_RX_BAD_CHANNEL,
+    THR_PL_UNKNOWN_TYPE,
+    THR_PL_TRUNCATED,
+    THR_PL_TRAILING_BYTES,
+    THR_PL_INVALID_BOOL,
+    THR_PL_STRING_TOO_LONG,
+    THR_PL_INVALID_UTF8,
+    THR_PL_LIST_TOO_LONG
 };
 /* The frame header (§2): where each field sits, its size; the CRC-32C follows the payload. */
 #define THR_FRAME_VERSION_AT 0u
-#define THR_FRAME_FLAGS_AT 1u
-#define THR_FRAME_EPOCH_AT 2u
-#define THR_FRAME_SEQ_AT 4u
-#define THR_FRAME_ACK_AT 5u
-#define THR_FRAME_WINDOW_AT 6u
-#define THR_FRAME_TYPE_AT 7u
-#define THR_FRAME_HEADER 8u
-#define THR_FRAME_CRC 4u
+#define THR_FRAME_FLAGS_AT   1u
+#define THR_FRAME_EPOCH_AT   2u
+#define THR_FRAME_SEQ_AT     4u
+#define THR_FRAME_ACK_AT     5u
+#define THR_FRAME_WINDOW_AT  6u
+#define THR_FRAME_TYPE_AT    7u
+#define THR_FRAME_HEADER     8u
+#define THR_FRAME_CRC        4u
 
 /* The spec's name of a reason ("crc_mismatch", ...), static. */
 const char *thr_reason_name(unsigned reason);

@@ -20,14 +20,14 @@ extern "C" {
 
 /* One rendered tick of one channel, handed to the trace hook (the simulator's oracle tap). */
 typedef struct thr_trace_sample {
-    uint32_t time_us;        /* board time of the tick's start (the instant that was rendered) */
+    uint32_t time_us; /* board time of the tick's start (the instant that was rendered) */
     uint8_t channel;
     uint8_t reserved[3];
-    uint16_t intensity_q15;  /* 0..32768 = 0..1, after mixing and clipping (SEMANTICS.md §2) */
-    uint16_t sharpness_q15;  /* 0..32768 */
-    uint16_t audio_q15;      /* audio volume lane (§6) */
-    int16_t drive_q14;       /* actuator drive handed to actuator_write, -16384..16384 of max_mv */
-    uint16_t frequency_dhz;  /* drive carrier in 0.1 Hz (LRA), 0 for ERM (DC) */
+    uint16_t intensity_q15; /* 0..32768 = 0..1, after mixing and clipping (SEMANTICS.md §2) */
+    uint16_t sharpness_q15; /* 0..32768 */
+    uint16_t audio_q15;     /* audio volume lane (§6) */
+    int16_t drive_q14;      /* actuator drive handed to actuator_write, -16384..16384 of max_mv */
+    uint16_t frequency_dhz; /* drive carrier in 0.1 Hz (LRA), 0 for ERM (DC) */
     uint16_t reserved2;
 } thr_trace_sample;
 

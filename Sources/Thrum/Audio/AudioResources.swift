@@ -33,13 +33,16 @@ struct AudioResources: Sendable {
     private var resources: [Int: Resource] = [:]
     private var nextID = 1
 
-    mutating func register(_ url: URL, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false) throws(HapticEngineError) -> Int {
+    mutating func register(
+        _ url: URL, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false
+    ) throws(HapticEngineError) -> Int {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .audioResource("\(url.path): cannot be read (\(error.localizedDescription))")
         }
         var duration: Double?
-        var sound = Result<WAVSamples, Unplayable>.failure(Unplayable(description: "\(url.lastPathComponent) is not a WAV file"))
+        var sound = Result<WAVSamples, Unplayable>.failure(
+            Unplayable(description: "\(url.lastPathComponent) is not a WAV file"))
         if ["wav", "wave"].contains(url.pathExtension.lowercased()) {
             let bytes = [UInt8](data)
             let info: WAVInfo
@@ -58,7 +61,9 @@ struct AudioResources: Sendable {
     }
 
     mutating func unregister(_ id: Int) throws(HapticEngineError) {
-        guard resources.removeValue(forKey: id) != nil else { throw .audioResource("audio resource \(id) is not registered") }
+        guard resources.removeValue(forKey: id) != nil else {
+            throw .audioResource("audio resource \(id) is not registered")
+        }
     }
 
     subscript(id: Int) -> Resource? { resources[id] }
@@ -86,7 +91,8 @@ struct AudioResources: Sendable {
         for index in resolved.events.indices where resolved.events[index].type == .audioCustom {
             guard let id = resolved.events[index].waveform?.resourceID else { continue }
             guard let resource = resources[id] else {
-                throw .audioResource("events[\(index)] plays audio resource \(id), which is not registered (registerAudioResource)")
+                throw .audioResource(
+                    "events[\(index)] plays audio resource \(id), which is not registered (registerAudioResource)")
             }
             if resolved.events[index].duration == 0, let duration = resource.duration {
                 resolved.events[index].duration = duration

@@ -33,7 +33,9 @@ struct WAVInfo: Sendable, Equatable {
         func tag(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-        guard bytes.count >= 12 else { throw Problem(offset: bytes.count, detail: "too short for a RIFF header (\(bytes.count) bytes)") }
+        guard bytes.count >= 12 else {
+            throw Problem(offset: bytes.count, detail: "too short for a RIFF header (\(bytes.count) bytes)")
+        }
         guard tag(0) == "RIFF" else { throw Problem(offset: 0, detail: "not a RIFF file") }
         guard tag(8) == "WAVE" else { throw Problem(offset: 8, detail: "a RIFF file but not WAVE (\(tag(8)))") }
         var format: (rate: Int, channels: Int, bits: Int, tag: Int, tagAt: Int)?
@@ -42,10 +44,13 @@ struct WAVInfo: Sendable, Equatable {
             let id = tag(offset), size = u32(offset + 4), body = offset + 8
             switch id {
             case "fmt ":
-                guard size >= 16, body + 16 <= bytes.count else { throw Problem(offset: offset, detail: "fmt chunk of \(size) bytes is truncated") }
+                guard size >= 16, body + 16 <= bytes.count else {
+                    throw Problem(offset: offset, detail: "fmt chunk of \(size) bytes is truncated")
+                }
                 let (channels, rate, bits) = (u16(body + 2), u32(body + 4), u16(body + 14))
                 guard channels > 0, rate > 0, bits > 0 else {
-                    throw Problem(offset: body, detail: "fmt chunk states \(channels) channels, \(rate) Hz, \(bits) bits")
+                    throw Problem(
+                        offset: body, detail: "fmt chunk states \(channels) channels, \(rate) Hz, \(bits) bits")
                 }
                 // An extensible fmt chunk too short for its subformat keeps 0xFFFE, which no decoder takes.
                 let extensible = u16(body) == 0xFFFE && size >= 40 && body + 40 <= bytes.count

@@ -20,7 +20,9 @@ struct WAVSamples: Sendable, Equatable {
         guard let decode = Self.decoder(tag: info.formatTag, bits: info.bitsPerSample) else {
             throw WAVInfo.Problem(
                 offset: info.formatTagOffset,
-                detail: "format tag \(info.formatTag) with \(info.bitsPerSample)-bit samples is not PCM of 8, 16, 24 or 32 bits or 32-bit float")
+                detail:
+                    "format tag \(info.formatTag) with \(info.bitsPerSample)-bit samples is not PCM of 8, 16, 24 or 32 bits or 32-bit float"
+            )
         }
         let width = info.bitsPerSample / 8, channels = info.channels
         let frames = info.dataBytes / (width * channels)
@@ -87,6 +89,7 @@ struct WAVSamples: Sendable, Equatable {
     /// The waveform object a board at `rate` plays for resource `resourceID`.
     func waveformObject(resourceID: UInt32, rate: Int) -> WaveformObject {
         let resampled = Self.resample(samples, from: sampleRate, to: rate)
-        return WaveformObject(resourceID: resourceID, sampleRate: UInt32(rate), samples: resampled.map(WaveformObject.quantise))
+        return WaveformObject(
+            resourceID: resourceID, sampleRate: UInt32(rate), samples: resampled.map(WaveformObject.quantise))
     }
 }

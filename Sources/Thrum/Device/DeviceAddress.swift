@@ -17,7 +17,9 @@ public enum DeviceAddress: Sendable, Hashable, CustomStringConvertible {
     /// `THRUM_DEVICE` when set and not empty, else the embedded simulator.
     public static var `default`: DeviceAddress {
         get throws {
-            guard let text = ProcessInfo.processInfo.environment[environmentVariable], !text.isEmpty else { return .simulator }
+            guard let text = ProcessInfo.processInfo.environment[environmentVariable], !text.isEmpty else {
+                return .simulator
+            }
             return try DeviceAddress(parsing: text)
         }
     }

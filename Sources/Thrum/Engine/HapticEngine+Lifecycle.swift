@@ -126,7 +126,8 @@ extension HapticEngine {
             log.logger.warning("the board ran a command \(String(format: "%.1f", Double(lateBy) / 1000)) ms late")
             emit.yield(.late(seconds: Double(lateBy) / 1e6))
         case .fault(let fault, let channel):
-            log.logger.error("the board reported a fault: \(fault)", metadata: ["channel": channel == 255 ? "all" : "\(channel)"])
+            log.logger.error(
+                "the board reported a fault: \(fault)", metadata: ["channel": channel == 255 ? "all" : "\(channel)"])
             emit.yield(.fault(fault, channel: channel))
         case .engineStopped(let reason):
             boardStopped(reason)
@@ -142,12 +143,13 @@ extension HapticEngine {
     private func boardStopped(_ reason: WireStopReason) {
         guard isRunning else { return }
         session.isRunning = false
-        let stopped: StoppedReason = switch reason {
-        case .fault: .boardFault
-        case .keepaliveLapsed: .keepAliveLapsed
-        case .idleStandby: .idleTimeout
-        default: .systemError
-        }
+        let stopped: StoppedReason =
+            switch reason {
+            case .fault: .boardFault
+            case .keepaliveLapsed: .keepAliveLapsed
+            case .idleStandby: .idleTimeout
+            default: .systemError
+            }
         players.finishAll()
         streams.removeAll()
         reportStopped(stopped)

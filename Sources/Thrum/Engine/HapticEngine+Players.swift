@@ -9,12 +9,14 @@ import ThrumWire
 extension HapticEngine {
     /// A player for `pattern`; compiling happens here, so a bad pattern fails now, not at start.
     public func makePlayer(with pattern: HapticPattern) throws -> HapticPatternPlayer {
-        HapticPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(audioResources.resolve(pattern)))
+        HapticPatternPlayer(
+            engine: self, id: players.register(), timeline: try Self.compile(audioResources.resolve(pattern)))
     }
 
     /// A player with pause, resume, seek, loops and rate.
     public func makeAdvancedPlayer(with pattern: HapticPattern) throws -> HapticAdvancedPatternPlayer {
-        HapticAdvancedPatternPlayer(engine: self, id: players.register(), timeline: try Self.compile(audioResources.resolve(pattern)))
+        HapticAdvancedPatternPlayer(
+            engine: self, id: players.register(), timeline: try Self.compile(audioResources.resolve(pattern)))
     }
 
     /// Registers an audio file for `AudioCustom` events to name (`AudioWaveform.resourceID`);
@@ -24,7 +26,9 @@ extension HapticEngine {
     ///
     /// `useVolumeEnvelope` and `loopEnabled` are what the events that play it say for
     /// `EventWaveformUseVolumeEnvelope` and `EventWaveformLoopEnabled` (Core Haptics' options).
-    public func registerAudioResource(_ url: URL, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false) throws -> Int {
+    public func registerAudioResource(
+        _ url: URL, useVolumeEnvelope: Bool = true, loopEnabled: Bool = false
+    ) throws -> Int {
         try audioResources.register(url, useVolumeEnvelope: useVolumeEnvelope, loopEnabled: loopEnabled)
     }
 
@@ -52,7 +56,8 @@ extension HapticEngine {
             throw HapticEngineError.invalidPattern(.init(PatternLoadError(file: name, diagnostics: result.diagnostics)))
         }
         for warning in result.diagnostics.warnings {
-            let position: Logger.Metadata = warning.position.map { ["line": "\($0.line)", "column": "\($0.column)"] } ?? [:]
+            let position: Logger.Metadata =
+                warning.position.map { ["line": "\($0.line)", "column": "\($0.column)"] } ?? [:]
             log.warning("\(warning.location): \(warning.message)", about: .file(name), metadata: position)
         }
         return pattern

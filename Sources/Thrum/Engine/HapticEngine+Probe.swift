@@ -12,7 +12,9 @@ extension HapticEngine {
     }
 
     /// The same on `clock` (tests: a manual clock, so the timeout is not wall-clock time).
-    package static func probe(_ address: DeviceAddress, timeout: Double, clock: any EngineClock) async throws -> BoardCapabilities? {
+    package static func probe(
+        _ address: DeviceAddress, timeout: Double, clock: any EngineClock
+    ) async throws -> BoardCapabilities? {
         let engine = HapticEngine(device: address, clock: clock, simulator: BoardConfiguration())
         defer { Task { await engine.stop() } }
         return try await withThrowingTaskGroup(of: BoardCapabilities?.self) { group in

@@ -59,7 +59,8 @@ public actor HapticEngine {
     /// the app's `LoggingSystem` bootstrap under the labels of ``ThrumLogLabel``; Thrum never
     /// bootstraps swift-log itself.
     public init(
-        device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile, lineRate: Int? = nil,
+        device: DeviceAddress? = nil, simulatorFlashFile: URL? = HapticEngine.defaultSimulatorFlashFile,
+        lineRate: Int? = nil,
         logger: Logger? = nil
     ) throws {
         try self.init(
@@ -71,10 +72,13 @@ public actor HapticEngine {
     /// neither folder can be made (the flash then lasts as long as the engine).
     public static var defaultSimulatorFlashFile: URL? {
         let environment = ProcessInfo.processInfo.environment
-        let cache = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let cache =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         let folder = cache.appendingPathComponent("thrum")
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else {
+            return nil
+        }
         return folder.appendingPathComponent("simulator-flash")
     }
 
@@ -92,8 +96,10 @@ public actor HapticEngine {
     /// faulty or slow line). `makeLogger` makes the logger for each of ``ThrumLogLabel``'s labels
     /// (default: through swift-log's bootstrap).
     package init(
-        device: DeviceAddress, clock: any EngineClock, simulator: BoardConfiguration, flashFile: URL? = nil, lineRate: Int? = nil,
-        open: (@Sendable () throws -> (any ByteTransport, Task<Void, Never>?))? = nil, makeLogger: ((String) -> Logger)? = nil
+        device: DeviceAddress, clock: any EngineClock, simulator: BoardConfiguration, flashFile: URL? = nil,
+        lineRate: Int? = nil,
+        open: (@Sendable () throws -> (any ByteTransport, Task<Void, Never>?))? = nil,
+        makeLogger: ((String) -> Logger)? = nil
     ) {
         let connector = open.map { open in
             { @Sendable in
@@ -103,7 +109,8 @@ public actor HapticEngine {
         }
         let loggers = makeLogger.map { ThrumLoggers(device: device, make: $0) } ?? ThrumLoggers(device: device)
         let session = BoardSession(
-            device: device, clock: clock, simulator: simulator, flashFile: flashFile, lineRate: lineRate, connector: connector,
+            device: device, clock: clock, simulator: simulator, flashFile: flashFile, lineRate: lineRate,
+            connector: connector,
             loggers: loggers)
         let (players, streams, emit) = (PlayerTable(), StreamTable(), EventBroadcast<HapticEngineEvent>())
         let log = EngineLog(logger: loggers.engine, emit: emit)
@@ -117,7 +124,8 @@ public actor HapticEngine {
         self.log = log
         self.timelines = timelines
         self.streamer = streamer
-        self.controls = PlayerControls(session: session, players: players, streamer: streamer, timelines: timelines, log: log)
+        self.controls = PlayerControls(
+            session: session, players: players, streamer: streamer, timelines: timelines, log: log)
         self.flash = FlashStore(session: session, players: players, timelines: timelines)
     }
 

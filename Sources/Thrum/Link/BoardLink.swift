@@ -59,7 +59,8 @@ actor BoardLink {
     private var sleepingUntil: MonotonicInstant?
 
     init(
-        transport: any ByteTransport, clock: any EngineClock, configuration: LinkConfiguration = LinkConfiguration(role: .host),
+        transport: any ByteTransport, clock: any EngineClock,
+        configuration: LinkConfiguration = LinkConfiguration(role: .host),
         lineRate: Int? = nil, loggers: ThrumLoggers
     ) {
         self.logger = loggers.link
@@ -122,24 +123,26 @@ actor BoardLink {
         let (frames, outbox) = AsyncStream.makeStream(of: [UInt8].self)
         self.outbox = outbox
         let transport = transport
-        tasks.append(Task { [weak self] in
-            for await frame in frames {
-                do { try await transport.write(frame) } catch {
+        tasks.append(
+            Task { [weak self] in
+                for await frame in frames {
+                    do { try await transport.write(frame) } catch {
+                        await self?.transportEnded(error)
+                        return
+                    }
+                }
+            })
+        tasks.append(
+            Task { [weak self] in
+                do {
+                    while true {
+                        let bytes = try await transport.read()
+                        await self?.received(bytes)
+                    }
+                } catch {
                     await self?.transportEnded(error)
-                    return
                 }
-            }
-        })
-        tasks.append(Task { [weak self] in
-            do {
-                while true {
-                    let bytes = try await transport.read()
-                    await self?.received(bytes)
-                }
-            } catch {
-                await self?.transportEnded(error)
-            }
-        })
+            })
         startTimer()
     }
 

@@ -26,7 +26,8 @@ public struct SystemEngineClock: EngineClock {
     }
 
     public func sleep(until deadline: MonotonicInstant) async throws {
-        try await ContinuousClock().sleep(until: origin.advanced(by: .nanoseconds(Int64(clamping: deadline.nanoseconds))))
+        try await ContinuousClock().sleep(
+            until: origin.advanced(by: .nanoseconds(Int64(clamping: deadline.nanoseconds))))
     }
 
     public func serve(_ simulator: SimulatorServer) async throws { try await simulator.run() }

@@ -33,7 +33,9 @@ struct EngineLog: Sendable {
         callAsFunction(.warning, text, about: subject, metadata: metadata)
     }
 
-    func callAsFunction(_ level: WireLogLevel, _ text: String, about subject: Subject? = nil, metadata: Logger.Metadata = [:]) {
+    func callAsFunction(
+        _ level: WireLogLevel, _ text: String, about subject: Subject? = nil, metadata: Logger.Metadata = [:]
+    ) {
         logger.log(level: Logger.Level(level), "\(text)", metadata: metadata.merging(subject?.metadata ?? [:]) { $1 })
         emit.yield(.log(level: level, text: (subject?.prefix ?? "") + text))
     }

@@ -37,11 +37,12 @@ extension Logger.Level {
     /// The wire's log level (a board's LOG, the engine's events) as swift-log's; a level this
     /// host does not know is `.info`.
     init(_ level: WireLogLevel) {
-        self = switch level {
-        case .debug: .debug
-        case .warning: .warning
-        case .error: .error
-        default: .info
-        }
+        self =
+            switch level {
+            case .debug: .debug
+            case .warning: .warning
+            case .error: .error
+            default: .info
+            }
     }
 }

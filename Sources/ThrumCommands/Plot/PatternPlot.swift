@@ -32,7 +32,8 @@ struct PatternPlot {
         // Point samples at up to 1 kHz, then per-pixel aggregation: a 2 ms transient still shows.
         let sampleRate = min(1000, 2_000_000 / duration)
         let rendered = ReferenceRenderer.render(pattern, sampleRate: sampleRate, duration: duration)
-        let columns = PlotColumns(intensity: rendered.intensity.values, sharpness: rendered.sharpness.values, count: Int(plotWidth))
+        let columns = PlotColumns(
+            intensity: rendered.intensity.values, sharpness: rendered.sharpness.values, count: Int(plotWidth))
         let x = { (time: Double) in self.left + time / duration * self.plotWidth }
 
         var lanes: [Lane] = [Lane(name: "Intensity", height: 150), Lane(name: "Sharpness", height: 100)]
@@ -65,7 +66,9 @@ struct PatternPlot {
             let y0 = laneTop[lane.name]!
             canvas.rect(x: left, y: y0, width: plotWidth, height: lane.height, fill: "#f8f9fa", stroke: "#dee2e6")
             canvas.text(lane.name, x: left - 28, y: y0 + lane.height / 2 + 4, anchor: .end, bold: true)
-            for tick in axis.ticks { canvas.line(x1: x(tick), y1: y0, x2: x(tick), y2: y0 + lane.height, stroke: "#e9ecef") }
+            for tick in axis.ticks {
+                canvas.line(x1: x(tick), y1: y0, x2: x(tick), y2: y0 + lane.height, stroke: "#e9ecef")
+            }
         }
 
         // Intensity: the band between the quietest and loudest sample of each pixel column.
@@ -73,10 +76,16 @@ struct PatternPlot {
         let yI = { (value: Double) in intensityTop + 150 * (1 - value) }
         scaleLabels(&canvas, top: intensityTop, height: 150, labels: [(1, "1"), (0.5, "0.5"), (0, "0")])
         var band: [(Double, Double)] = []
-        for column in 0..<columns.count { band.append((left + Double(column) + 0.5, yI(Double(columns.intensityMax[column])))) }
-        for column in (0..<columns.count).reversed() { band.append((left + Double(column) + 0.5, yI(Double(columns.intensityMin[column])))) }
+        for column in 0..<columns.count {
+            band.append((left + Double(column) + 0.5, yI(Double(columns.intensityMax[column]))))
+        }
+        for column in (0..<columns.count).reversed() {
+            band.append((left + Double(column) + 0.5, yI(Double(columns.intensityMin[column]))))
+        }
         var area = [(left, yI(0))]
-        for column in 0..<columns.count { area.append((left + Double(column) + 0.5, yI(Double(columns.intensityMax[column])))) }
+        for column in 0..<columns.count {
+            area.append((left + Double(column) + 0.5, yI(Double(columns.intensityMax[column]))))
+        }
         area.append((left + Double(columns.count), yI(0)))
         canvas.polygon(area, fill: Palette.intensity, opacity: 0.15)
         canvas.polygon(band, fill: Palette.intensity, opacity: 0.6, stroke: Palette.intensity)
@@ -86,7 +95,9 @@ struct PatternPlot {
         let yS = { (value: Double) in sharpnessTop + 100 * (1 - value) }
         scaleLabels(&canvas, top: sharpnessTop, height: 100, labels: [(1, "1"), (0, "0")])
         for run in columns.sharpnessRuns() {
-            canvas.polyline(run.map { (left + Double($0.column) + 0.5, yS(Double($0.value))) }, stroke: Palette.sharpness, width: 1.8)
+            canvas.polyline(
+                run.map { (left + Double($0.column) + 0.5, yS(Double($0.value))) }, stroke: Palette.sharpness,
+                width: 1.8)
         }
 
         if let controlsTop = laneTop["Controls"] {
@@ -115,7 +126,8 @@ struct PatternPlot {
             canvas.line(x1: x(tick), y1: axisY, x2: x(tick), y2: axisY + 5, stroke: "#495057")
             canvas.text(axis.label(tick), x: x(tick), y: axisY + 19, size: 11, anchor: .middle)
         }
-        canvas.text("time (seconds)", x: left + plotWidth / 2, y: axisY + 38, size: 11, anchor: .middle, fill: "#495057")
+        canvas.text(
+            "time (seconds)", x: left + plotWidth / 2, y: axisY + 38, size: 11, anchor: .middle, fill: "#495057")
 
         drawLegend(&canvas, y: legendY, controls: controlIDs, hasAudio: hasAudio, hasActuator: actuator != nil)
         return canvas.document
@@ -134,7 +146,8 @@ struct PatternPlot {
         if audio > 0 { parts.append(counted(audio, "audio event")) }
         parts.append(counted(pattern.parameterCurves.count, "curve"))
         if !pattern.parameters.isEmpty { parts.append(counted(pattern.parameters.count, "parameter")) }
-        return parts.joined(separator: " · ") + " · duration \(formatDecimal(pattern.duration, decimals: 3)) s (rendered to \(formatDecimal(duration, decimals: 3)) s with release tails)"
+        return parts.joined(separator: " · ")
+            + " · duration \(formatDecimal(pattern.duration, decimals: 3)) s (rendered to \(formatDecimal(duration, decimals: 3)) s with release tails)"
     }
 
     private func counted(_ count: Int, _ noun: String) -> String {
@@ -153,14 +166,18 @@ struct PatternPlot {
     }
 
     /// Authored controls on one -1…1 scale: curves as lines through their points, step parameters as dots.
-    private func drawControls(_ canvas: inout SVGCanvas, ids: [DynamicParameterID], top: Double, height: Double, x: (Double) -> Double) {
+    private func drawControls(
+        _ canvas: inout SVGCanvas, ids: [DynamicParameterID], top: Double, height: Double, x: (Double) -> Double
+    ) {
         let y = { (value: Float) in top + height * (1 - (Double(value) + 1) / 2) }
         scaleLabels(&canvas, top: top, height: height, labels: [(1, "1"), (0.5, "0"), (0, "-1")])
         canvas.line(x1: left, y1: y(0), x2: left + plotWidth, y2: y(0), stroke: "#ced4da", dash: "4 3")
         for curve in pattern.parameterCurves {
             let color = Palette.control(curve.id, among: ids)
             let points = curve.controlPoints.map { (x(curve.time + $0.time), y(curve.id.range.clamp($0.value))) }
-            canvas.polyline(points, stroke: color, width: 1.6, title: "\(curve.id.ahapName) curve at \(formatDecimal(curve.time, decimals: 3)) s")
+            canvas.polyline(
+                points, stroke: color, width: 1.6,
+                title: "\(curve.id.ahapName) curve at \(formatDecimal(curve.time, decimals: 3)) s")
             for point in points { canvas.circle(x: point.0, y: point.1, radius: 2, fill: color) }
         }
         // Step parameters hold until the next one of the same ID: draw the steps, then the points.
@@ -178,8 +195,10 @@ struct PatternPlot {
         }
         for parameter in pattern.parameters {
             let color = Palette.control(parameter.id, among: ids)
-            canvas.circle(x: x(parameter.time), y: y(parameter.id.range.clamp(parameter.value)), radius: 3.5, fill: color,
-                          title: "\(parameter.id.ahapName) = \(parameter.value) at \(formatDecimal(parameter.time, decimals: 3)) s")
+            canvas.circle(
+                x: x(parameter.time), y: y(parameter.id.range.clamp(parameter.value)), radius: 3.5, fill: color,
+                title:
+                    "\(parameter.id.ahapName) = \(parameter.value) at \(formatDecimal(parameter.time, decimals: 3)) s")
         }
     }
 
@@ -189,32 +208,46 @@ struct PatternPlot {
         for event in pattern.events where event.type == .hapticTransient {
             let cx = x(event.time)
             let opacity = 0.35 + 0.65 * Double(event.intensity)
-            canvas.polygon([(cx - 4, top + 4), (cx + 4, top + 4), (cx, top + 16)], fill: Palette.transient, opacity: opacity)
+            canvas.polygon(
+                [(cx - 4, top + 4), (cx + 4, top + 4), (cx, top + 16)], fill: Palette.transient, opacity: opacity)
         }
         for (track, events) in tracks.tracks.enumerated() {
             let y0 = top + 22 * Double(track + 1)
             for event in events {
-                canvas.rect(x: x(event.time), y: y0 + 3, width: max(x(event.time + event.duration) - x(event.time), 1.5), height: 14,
-                            fill: Palette.continuous, opacity: 0.35 + 0.65 * Double(event.intensity),
-                            title: "HapticContinuous at \(formatDecimal(event.time, decimals: 3)) s for \(formatDecimal(event.duration, decimals: 3)) s, intensity \(event.intensity), sharpness \(event.sharpness)")
+                canvas.rect(
+                    x: x(event.time), y: y0 + 3, width: max(x(event.time + event.duration) - x(event.time), 1.5),
+                    height: 14,
+                    fill: Palette.continuous, opacity: 0.35 + 0.65 * Double(event.intensity),
+                    title:
+                        "HapticContinuous at \(formatDecimal(event.time, decimals: 3)) s for \(formatDecimal(event.duration, decimals: 3)) s, intensity \(event.intensity), sharpness \(event.sharpness)"
+                )
             }
         }
         let audioY = top + 22 * Double(tracks.count + 1)
         for event in pattern.events where event.type.isAudio {
             let end = event.type == .audioContinuous ? event.time + event.duration : event.time
-            canvas.rect(x: x(event.time), y: audioY + 3, width: max(x(end) - x(event.time), 3), height: 14, fill: Palette.audio, opacity: 0.7,
-                        title: "\(event.type.ahapName) at \(formatDecimal(event.time, decimals: 3)) s")
+            canvas.rect(
+                x: x(event.time), y: audioY + 3, width: max(x(end) - x(event.time), 3), height: 14, fill: Palette.audio,
+                opacity: 0.7,
+                title: "\(event.type.ahapName) at \(formatDecimal(event.time, decimals: 3)) s")
         }
     }
 
     /// Signed acceleration (g) as the band between its least and greatest value in each pixel
     /// column: the carrier is far too fast to draw, its envelope is what the hand feels.
-    private func drawAcceleration(_ canvas: inout SVGCanvas, _ actuator: ActuatorLane, top: Double, height: Double, duration: Double) {
+    private func drawAcceleration(
+        _ canvas: inout SVGCanvas, _ actuator: ActuatorLane, top: Double, height: Double, duration: Double
+    ) {
         let values = actuator.trace.values
         let peak = max(0.1, Double(values.lazy.map { abs($0) }.max() ?? 0))
         let scale = (peak * 10).rounded(.up) / 10
         let y = { (value: Double) in top + height / 2 - value / scale * (height / 2 - 4) }
-        scaleLabels(&canvas, top: top, height: height, labels: [(1 - 4 / height, "+\(formatDecimal(scale, decimals: 1)) g"), (0.5, "0"), (4 / height, "−\(formatDecimal(scale, decimals: 1)) g")])
+        scaleLabels(
+            &canvas, top: top, height: height,
+            labels: [
+                (1 - 4 / height, "+\(formatDecimal(scale, decimals: 1)) g"), (0.5, "0"),
+                (4 / height, "−\(formatDecimal(scale, decimals: 1)) g"),
+            ])
         canvas.line(x1: left, y1: y(0), x2: left + plotWidth, y2: y(0), stroke: "#ced4da", dash: "4 3")
         var upper: [(Double, Double)] = [], lower: [(Double, Double)] = []
         let columns = Int(plotWidth)
@@ -223,15 +256,22 @@ struct PatternPlot {
             let to = min(values.count, Int(Double(column + 1) / Double(columns) * duration * actuator.trace.sampleRate))
             guard from < to else { continue }
             var low: Float = 0, high: Float = 0
-            for value in values[from..<to] { low = min(low, value); high = max(high, value) }
+            for value in values[from..<to] {
+                low = min(low, value)
+                high = max(high, value)
+            }
             upper.append((left + Double(column) + 0.5, y(Double(high))))
             lower.append((left + Double(column) + 0.5, y(Double(low))))
         }
-        if !upper.isEmpty { canvas.polygon(upper + lower.reversed(), fill: Palette.actuator, opacity: 0.7, stroke: Palette.actuator) }
+        if !upper.isEmpty {
+            canvas.polygon(upper + lower.reversed(), fill: Palette.actuator, opacity: 0.7, stroke: Palette.actuator)
+        }
         canvas.text(actuator.label, x: left + 6, y: top + 14, size: 11, fill: "#495057")
     }
 
-    private func drawLegend(_ canvas: inout SVGCanvas, y: Double, controls: [DynamicParameterID], hasAudio: Bool, hasActuator: Bool) {
+    private func drawLegend(
+        _ canvas: inout SVGCanvas, y: Double, controls: [DynamicParameterID], hasAudio: Bool, hasActuator: Bool
+    ) {
         var entries: [(String, String)] = [
             ("intensity (min–max per pixel)", Palette.intensity), ("sharpness", Palette.sharpness),
             ("transient", Palette.transient), ("continuous", Palette.continuous),

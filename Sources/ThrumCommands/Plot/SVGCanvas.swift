@@ -11,15 +11,22 @@ struct SVGCanvas {
         self.height = height
     }
 
-    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String? = nil, opacity: Double = 1, title: String? = nil) {
-        var attributes = "x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(width, 0)))\" height=\"\(n(max(height, 0)))\" fill=\"\(fill)\""
+    mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String? = nil, opacity: Double = 1,
+        title: String? = nil
+    ) {
+        var attributes =
+            "x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(width, 0)))\" height=\"\(n(max(height, 0)))\" fill=\"\(fill)\""
         if let stroke { attributes += " stroke=\"\(stroke)\"" }
         if opacity < 1 { attributes += " fill-opacity=\"\(n(opacity))\"" }
         body.append(element("rect", attributes, title: title))
     }
 
-    mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dash: String? = nil) {
-        var attributes = "x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\""
+    mutating func line(
+        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dash: String? = nil
+    ) {
+        var attributes =
+            "x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\""
         if let dash { attributes += " stroke-dasharray=\"\(dash)\"" }
         body.append("<line \(attributes)/>")
     }
@@ -27,7 +34,11 @@ struct SVGCanvas {
     mutating func polyline(_ points: [(Double, Double)], stroke: String, width: Double = 1.5, title: String? = nil) {
         guard !points.isEmpty else { return }
         let list = points.map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
-        body.append(element("polyline", "points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"", title: title))
+        body.append(
+            element(
+                "polyline",
+                "points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"",
+                title: title))
     }
 
     mutating func polygon(_ points: [(Double, Double)], fill: String, opacity: Double = 1, stroke: String? = nil) {
@@ -39,14 +50,20 @@ struct SVGCanvas {
     }
 
     mutating func circle(x: Double, y: Double, radius: Double, fill: String, title: String? = nil) {
-        body.append(element("circle", "cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(radius))\" fill=\"\(fill)\"", title: title))
+        body.append(
+            element("circle", "cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(radius))\" fill=\"\(fill)\"", title: title))
     }
 
     enum Anchor: String { case start, middle, end }
 
-    mutating func text(_ text: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, fill: String = "#343a40", bold: Bool = false) {
+    mutating func text(
+        _ text: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, fill: String = "#343a40",
+        bold: Bool = false
+    ) {
         let weight = bold ? " font-weight=\"bold\"" : ""
-        body.append("<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" text-anchor=\"\(anchor.rawValue)\" fill=\"\(fill)\"\(weight)>\(SVGCanvas.escape(text))</text>")
+        body.append(
+            "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" text-anchor=\"\(anchor.rawValue)\" fill=\"\(fill)\"\(weight)>\(SVGCanvas.escape(text))</text>"
+        )
     }
 
     var document: String {

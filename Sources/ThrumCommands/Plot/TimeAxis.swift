@@ -26,8 +26,14 @@ struct TimeAxis {
 private func floorLog10(_ value: Double) -> Int {
     var exponent = 0
     var scaled = value
-    while scaled >= 10 { scaled /= 10; exponent += 1 }
-    while scaled < 1 { scaled *= 10; exponent -= 1 }
+    while scaled >= 10 {
+        scaled /= 10
+        exponent += 1
+    }
+    while scaled < 1 {
+        scaled *= 10
+        exponent -= 1
+    }
     return exponent
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Matching the enumerated string values of AHAP (event types, parameter IDs).
 ///
 /// Exact spellings are compared byte for byte without allocating. Other capitalisations
@@ -70,5 +72,3 @@ import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-

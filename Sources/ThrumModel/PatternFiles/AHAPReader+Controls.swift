@@ -15,7 +15,8 @@ extension AHAPReader {
             } else if document.stringEquals(key, "ParameterValue") {
                 valueNode = value
             } else {
-                diagnostics.lint("unknown key `\(document.sourceText(key))` ignored", at: base(), offset: reader.offset(of: key))
+                diagnostics.lint(
+                    "unknown key `\(document.sourceText(key))` ignored", at: base(), offset: reader.offset(of: key))
             }
         }
         guard let idNode else {
@@ -28,7 +29,9 @@ extension AHAPReader {
             }
             return nil
         }
-        guard let id = readParameterID(idNode, table: AHAPNames.dynamicParameterIDs, at: base() / "ParameterID") else { return nil }
+        guard let id = readParameterID(idNode, table: AHAPNames.dynamicParameterIDs, at: base() / "ParameterID") else {
+            return nil
+        }
         var value = Float(0)  // Apple's reader defaults a missing ParameterValue to 0.
         if let valueNode {
             guard let read = reader.value(valueNode, range: id.range, at: base() / "ParameterValue") else { return nil }
@@ -55,7 +58,8 @@ extension AHAPReader {
             } else if document.stringEquals(key, "ParameterCurveControlPoints") {
                 pointsNode = value
             } else {
-                diagnostics.lint("unknown key `\(document.sourceText(key))` ignored", at: base(), offset: reader.offset(of: key))
+                diagnostics.lint(
+                    "unknown key `\(document.sourceText(key))` ignored", at: base(), offset: reader.offset(of: key))
             }
         }
         guard let idNode else {
@@ -68,13 +72,17 @@ extension AHAPReader {
             }
             return nil
         }
-        guard let id = readParameterID(idNode, table: AHAPNames.dynamicParameterIDs, at: base() / "ParameterID") else { return nil }
+        guard let id = readParameterID(idNode, table: AHAPNames.dynamicParameterIDs, at: base() / "ParameterID") else {
+            return nil
+        }
         var points: [ControlPoint] = []
         if let pointsNode {
-            points = readControlPoints(pointsNode, range: id.range, curveTime: time, at: base() / "ParameterCurveControlPoints")
+            points = readControlPoints(
+                pointsNode, range: id.range, curveTime: time, at: base() / "ParameterCurveControlPoints")
         } else {
             diagnostics.warning(
-                "missing `ParameterCurveControlPoints`; the curve has no effect", at: base(), offset: reader.offset(of: node))
+                "missing `ParameterCurveControlPoints`; the curve has no effect", at: base(),
+                offset: reader.offset(of: node))
         }
         guard diagnostics.errorCount == errorsBefore else { return nil }
         return ParameterCurve(id, time: time, controlPoints: points)
@@ -109,12 +117,16 @@ extension AHAPReader {
                     valueSeen = true
                     value = reader.value(member, range: range, at: path() / "ParameterValue")
                 } else {
-                    diagnostics.lint("unknown key `\(document.sourceText(key))` ignored", at: path(), offset: reader.offset(of: key))
+                    diagnostics.lint(
+                        "unknown key `\(document.sourceText(key))` ignored", at: path(), offset: reader.offset(of: key))
                 }
             }
-            if !timeSeen { diagnostics.error("missing required key `Time`", at: path(), offset: reader.offset(of: element)) }
+            if !timeSeen {
+                diagnostics.error("missing required key `Time`", at: path(), offset: reader.offset(of: element))
+            }
             if !valueSeen {
-                diagnostics.error("missing required key `ParameterValue`", at: path(), offset: reader.offset(of: element))
+                diagnostics.error(
+                    "missing required key `ParameterValue`", at: path(), offset: reader.offset(of: element))
             }
             guard let time, let value else { return }
             if curveTime + time > limits.maxTime {

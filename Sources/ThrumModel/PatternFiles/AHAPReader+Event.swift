@@ -75,7 +75,8 @@ extension AHAPReader {
             } else if duration == 0 && event.isSustained {
                 // Sustained 0 events end with their decay, so they need no duration (HapticBounce's audio tone).
                 diagnostics.lint(
-                    "a sustained continuous event without `EventDuration` has no length", at: base(), offset: reader.offset(of: node))
+                    "a sustained continuous event without `EventDuration` has no length", at: base(),
+                    offset: reader.offset(of: node))
             }
         }
         return event
@@ -112,7 +113,8 @@ extension AHAPReader {
                 } else if document.stringEquals(key, "ParameterValue") {
                     valueNode = value
                 } else {
-                    diagnostics.lint("unknown key `\(document.sourceText(key))` ignored", at: path(), offset: reader.offset(of: key))
+                    diagnostics.lint(
+                        "unknown key `\(document.sourceText(key))` ignored", at: path(), offset: reader.offset(of: key))
                 }
             }
             guard let idNode else {
@@ -120,10 +122,12 @@ extension AHAPReader {
                 return
             }
             guard let valueNode else {
-                diagnostics.error("missing required key `ParameterValue`", at: path(), offset: reader.offset(of: element))
+                diagnostics.error(
+                    "missing required key `ParameterValue`", at: path(), offset: reader.offset(of: element))
                 return
             }
-            guard let id = readParameterID(idNode, table: AHAPNames.eventParameterIDs, at: path() / "ParameterID") else { return }
+            guard let id = readParameterID(idNode, table: AHAPNames.eventParameterIDs, at: path() / "ParameterID")
+            else { return }
             if let value = reader.value(valueNode, range: id.range, at: path() / "ParameterValue") {
                 parameters.append(EventParameter(id, value))
             }
@@ -139,7 +143,8 @@ extension AHAPReader {
         guard let match = AHAPNames.match(node, in: document, table: table) else {
             let name = document.sourceText(node)
             let hint = AHAPNames.suggestion(for: document.string(node)).map { " (did you mean `\($0)`?)" } ?? ""
-            diagnostics.warning("unknown ParameterID `\(name)` ignored\(hint)", at: path(), offset: reader.offset(of: node))
+            diagnostics.warning(
+                "unknown ParameterID `\(name)` ignored\(hint)", at: path(), offset: reader.offset(of: node))
             return nil
         }
         if !match.exact {

@@ -57,7 +57,8 @@ final class AHAPReader {
         guard let patternNode else {
             let found = topKeys.isEmpty ? "" : " (top-level keys: \(topKeys.joined(separator: ", ")))"
             diagnostics.error(
-                "missing `Pattern`: not a complete AHAP pattern\(found)", at: "Pattern", offset: reader.offset(of: root))
+                "missing `Pattern`: not a complete AHAP pattern\(found)", at: "Pattern", offset: reader.offset(of: root)
+            )
             return nil
         }
         readPattern(patternNode, into: &pattern)
@@ -70,7 +71,8 @@ final class AHAPReader {
     }
 
     func readVersion(_ node: Int) -> Double {
-        let isNumeric = document.kind(node) == .number
+        let isNumeric =
+            document.kind(node) == .number
             || ((document.kind(node) == .string || document.kind(node) == .escapedString)
                 && Double(document.string(node).trimmingSpaces)?.isFinite == true)
         switch isNumeric {
@@ -92,7 +94,9 @@ final class AHAPReader {
 
     func readMetadata(_ node: Int) -> PatternMetadata {
         guard document.kind(node) == .object else {
-            diagnostics.lint("`Metadata` is \(document.describe(node)), not an object; ignored", at: "Metadata", offset: reader.offset(of: node))
+            diagnostics.lint(
+                "`Metadata` is \(document.describe(node)), not an object; ignored", at: "Metadata",
+                offset: reader.offset(of: node))
             return [:]
         }
         var metadata: PatternMetadata = [:]
@@ -103,7 +107,8 @@ final class AHAPReader {
             case .number, .trueValue, .falseValue: metadata[name] = document.sourceText(value, limit: .max)
             default:
                 diagnostics.lint(
-                    "metadata value is \(document.describe(value)), not text; ignored", at: DiagnosticPath.root / "Metadata" / document.sourceText(key),
+                    "metadata value is \(document.describe(value)), not text; ignored",
+                    at: DiagnosticPath.root / "Metadata" / document.sourceText(key),
                     offset: reader.offset(of: value))
             }
         }

@@ -19,12 +19,16 @@ struct DiagnosticCollector {
 
     var hasErrors: Bool { errorCount > 0 }
 
-    mutating func error(_ message: @autoclosure () -> String, at path: @autoclosure () -> DiagnosticPath, offset: Int? = nil) {
+    mutating func error(
+        _ message: @autoclosure () -> String, at path: @autoclosure () -> DiagnosticPath, offset: Int? = nil
+    ) {
         errorCount += 1
         if errorCount <= limit { append(.error, message(), path(), offset) }
     }
 
-    mutating func warning(_ message: @autoclosure () -> String, at path: @autoclosure () -> DiagnosticPath, offset: Int? = nil) {
+    mutating func warning(
+        _ message: @autoclosure () -> String, at path: @autoclosure () -> DiagnosticPath, offset: Int? = nil
+    ) {
         if mode == .strict {
             error(message(), at: path(), offset: offset)
         } else {
@@ -33,13 +37,17 @@ struct DiagnosticCollector {
         }
     }
 
-    mutating func lint(_ message: @autoclosure () -> String, at path: @autoclosure () -> DiagnosticPath, offset: Int? = nil) {
+    mutating func lint(
+        _ message: @autoclosure () -> String, at path: @autoclosure () -> DiagnosticPath, offset: Int? = nil
+    ) {
         guard mode == .strict else { return }
         warningCount += 1
         if warningCount <= limit { append(.warning, message(), path(), offset) }
     }
 
-    private mutating func append(_ severity: Diagnostic.Severity, _ message: String, _ path: DiagnosticPath, _ offset: Int?) {
+    private mutating func append(
+        _ severity: Diagnostic.Severity, _ message: String, _ path: DiagnosticPath, _ offset: Int?
+    ) {
         let position = offset.flatMap { locate?($0) }
         diagnostics.append(Diagnostic(severity, at: path, message, position: position))
     }

@@ -38,7 +38,8 @@ final class DocumentReader {
         switch document.kind(node) {
         case .string, .escapedString: return true
         default:
-            diagnostics.error("expected a string, found \(document.describe(node))", at: path(), offset: offset(of: node))
+            diagnostics.error(
+                "expected a string, found \(document.describe(node))", at: path(), offset: offset(of: node))
             return false
         }
     }
@@ -47,7 +48,8 @@ final class DocumentReader {
         switch document.kind(node) {
         case .string, .escapedString: return document.string(node)
         default:
-            diagnostics.error("expected a string, found \(document.describe(node))", at: path(), offset: offset(of: node))
+            diagnostics.error(
+                "expected a string, found \(document.describe(node))", at: path(), offset: offset(of: node))
             return nil
         }
     }
@@ -70,10 +72,12 @@ final class DocumentReader {
                     "expected a number, found \(document.describe(node))", at: path(), offset: offset(of: node))
                 return nil
             }
-            diagnostics.warning("a number written as a string (\"\(document.sourceText(node))\")", at: path(), offset: offset(of: node))
+            diagnostics.warning(
+                "a number written as a string (\"\(document.sourceText(node))\")", at: path(), offset: offset(of: node))
             return value
         default:
-            diagnostics.error("expected a number, found \(document.describe(node))", at: path(), offset: offset(of: node))
+            diagnostics.error(
+                "expected a number, found \(document.describe(node))", at: path(), offset: offset(of: node))
             return nil
         }
     }
@@ -88,7 +92,8 @@ final class DocumentReader {
             if value == 0 || value == 1 { return value == 1 }
             fallthrough
         default:
-            diagnostics.error("expected true or false, found \(document.describe(node))", at: path(), offset: offset(of: node))
+            diagnostics.error(
+                "expected true or false, found \(document.describe(node))", at: path(), offset: offset(of: node))
             return nil
         }
     }

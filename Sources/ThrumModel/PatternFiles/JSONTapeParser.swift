@@ -18,10 +18,13 @@ struct JSONTapeParser {
             return .failure(JSONSyntaxError(offset: 0, message: "the file is empty"))
         }
         guard bytes.count <= limits.maxFileBytes, bytes.count < Int(UInt32.max) else {
-            return .failure(JSONSyntaxError(
-                offset: 0, message: "the file is \(bytes.count) bytes, more than the limit of \(limits.maxFileBytes) bytes"))
+            return .failure(
+                JSONSyntaxError(
+                    offset: 0,
+                    message: "the file is \(bytes.count) bytes, more than the limit of \(limits.maxFileBytes) bytes"))
         }
-        var parser = JSONTapeParser(base: address.assumingMemoryBound(to: UInt8.self), count: bytes.count, limits: limits)
+        var parser = JSONTapeParser(
+            base: address.assumingMemoryBound(to: UInt8.self), count: bytes.count, limits: limits)
         do {
             try parser.run()
             return .success(parser.nodes)
@@ -45,8 +48,9 @@ struct JSONTapeParser {
 
     private mutating func run() throws(JSONSyntaxError) {
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
-        if count >= 2, (base[0] == 0xFF && base[1] == 0xFE) || (base[0] == 0xFE && base[1] == 0xFF)
-            || (base[0] == 0 || (count >= 2 && base[1] == 0))
+        if count >= 2,
+            (base[0] == 0xFF && base[1] == 0xFE) || (base[0] == 0xFE && base[1] == 0xFF)
+                || (base[0] == 0 || (count >= 2 && base[1] == 0))
         {
             throw failure("the file is UTF-16 or UTF-32 text; pattern files must be UTF-8")
         }
@@ -119,7 +123,9 @@ struct JSONTapeParser {
                     return
                 }
                 guard position < count else {
-                    throw failure("the file ends inside \(isObject ? "an object" : "an array"); expected ',' or '\(isObject ? "}" : "]")'")
+                    throw failure(
+                        "the file ends inside \(isObject ? "an object" : "an array"); expected ',' or '\(isObject ? "}" : "]")'"
+                    )
                 }
                 let byte = base[position]
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -300,7 +306,9 @@ struct JSONTapeParser {
                 guard children % 2 == 1, let lastKey else { break }
                 let start = Int(nodes[lastKey].offset)
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<start + Int(nodes[lastKey].extent)])
-                let key = nodes[lastKey].kind == .string ? String(decoding: raw, as: UTF8.self) : JSONStringDecoder.decode(raw)
+                let key =
+                    nodes[lastKey].kind == .string
+                    ? String(decoding: raw, as: UTF8.self) : JSONStringDecoder.decode(raw)
                 components.append(.key(key))
             } else {
                 // The open child (if any) is not counted: it is the element at position `children`.

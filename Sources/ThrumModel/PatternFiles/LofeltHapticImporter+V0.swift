@@ -28,20 +28,24 @@ extension LofeltHapticImporter {
             if document.stringEquals(key, "transients") { transientsNode = value }
         }
         guard let envelopesNode else {
-            diagnostics.error("missing `voices.envelopes`", at: "voices.envelopes", offset: reader.offset(of: voicesNode))
+            diagnostics.error(
+                "missing `voices.envelopes`", at: "voices.envelopes", offset: reader.offset(of: voicesNode))
             return nil
         }
         let envelopes = lists(envelopesNode, at: "voices.envelopes")
         guard let amplitudeNode = envelopes.first else {
-            diagnostics.error("the amplitude envelope is missing", at: "voices.envelopes", offset: reader.offset(of: envelopesNode))
+            diagnostics.error(
+                "the amplitude envelope is missing", at: "voices.envelopes", offset: reader.offset(of: envelopesNode))
             return nil
         }
         let envelopesPath: DiagnosticPath = "voices.envelopes"
         var amplitude = readEnvelope(amplitudeNode, valueKey: "amplitude", emphasis: false, at: envelopesPath[0])
-        let frequency = envelopes.count > 1
+        let frequency =
+            envelopes.count > 1
             ? readEnvelope(envelopes[1], valueKey: "amplitude", emphasis: false, at: envelopesPath[1]) : []
         if amplitude.isEmpty, !diagnostics.hasErrors {
-            diagnostics.error("the amplitude envelope is empty", at: envelopesPath[0], offset: reader.offset(of: amplitudeNode))
+            diagnostics.error(
+                "the amplitude envelope is empty", at: envelopesPath[0], offset: reader.offset(of: amplitudeNode))
         }
         if let transientsNode { attachEmphasis(transientsNode, to: &amplitude) }
         if let durationNode, let duration = reader.time(durationNode, at: "metadata.duration"),
@@ -66,7 +70,8 @@ extension LofeltHapticImporter {
         let transients = lists(node, at: path)
         guard let first = transients.first else { return }
         let amplitudes = readEnvelope(first, valueKey: "amplitude", emphasis: false, at: path[0])
-        let frequencies = transients.count > 1 ? readEnvelope(transients[1], valueKey: "amplitude", emphasis: false, at: path[1]) : []
+        let frequencies =
+            transients.count > 1 ? readEnvelope(transients[1], valueKey: "amplitude", emphasis: false, at: path[1]) : []
         guard frequencies.count == amplitudes.count else {
             diagnostics.error(
                 "\(frequencies.count) transient frequencies for \(amplitudes.count) transient amplitudes", at: path[1],

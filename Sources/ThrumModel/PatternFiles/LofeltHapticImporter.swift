@@ -82,14 +82,17 @@ final class LofeltHapticImporter {
             }
         }
         guard let amplitudeNode else {
-            diagnostics.error("missing the `amplitude` envelope", at: base / "amplitude", offset: reader.offset(of: envelopes))
+            diagnostics.error(
+                "missing the `amplitude` envelope", at: base / "amplitude", offset: reader.offset(of: envelopes))
             return nil
         }
         let amplitude = readEnvelope(amplitudeNode, valueKey: "amplitude", emphasis: true, at: base / "amplitude")
         if document.kind(amplitudeNode) == .array, amplitude.isEmpty, !diagnostics.hasErrors {
-            diagnostics.error("the amplitude envelope is empty", at: base / "amplitude", offset: reader.offset(of: amplitudeNode))
+            diagnostics.error(
+                "the amplitude envelope is empty", at: base / "amplitude", offset: reader.offset(of: amplitudeNode))
         }
-        let frequency = frequencyNode.map { readEnvelope($0, valueKey: "frequency", emphasis: false, at: base / "frequency") } ?? []
+        let frequency =
+            frequencyNode.map { readEnvelope($0, valueKey: "frequency", emphasis: false, at: base / "frequency") } ?? []
         guard !diagnostics.hasErrors else { return nil }
 
         var metadata = metadataNode.map(readMetadata) ?? [:]
@@ -126,7 +129,8 @@ final class LofeltHapticImporter {
             if document.stringEquals(key, "continuous") { continuous = value }
         }
         guard let continuous else {
-            diagnostics.error("missing `signals.continuous`", at: "signals.continuous", offset: reader.offset(of: signals))
+            diagnostics.error(
+                "missing `signals.continuous`", at: "signals.continuous", offset: reader.offset(of: signals))
             return nil
         }
         guard reader.expectObject(continuous, at: "signals.continuous") else { return nil }
@@ -144,7 +148,9 @@ final class LofeltHapticImporter {
         return envelopes
     }
 
-    func readEnvelope(_ node: Int, valueKey: StaticString, emphasis allowsEmphasis: Bool, at base: DiagnosticPath) -> [Breakpoint] {
+    func readEnvelope(
+        _ node: Int, valueKey: StaticString, emphasis allowsEmphasis: Bool, at base: DiagnosticPath
+    ) -> [Breakpoint] {
         guard reader.expectArray(node, at: base) else { return [] }
         let count = document.count(of: node)
         guard count <= reader.limits.maxControlPoints else {
@@ -174,11 +180,15 @@ final class LofeltHapticImporter {
                 }
             }
             guard let time else {
-                if diagnostics.errorCount == errorsBefore { diagnostics.error("missing `time`", at: path, offset: reader.offset(of: element)) }
+                if diagnostics.errorCount == errorsBefore {
+                    diagnostics.error("missing `time`", at: path, offset: reader.offset(of: element))
+                }
                 return
             }
             guard let value else {
-                if diagnostics.errorCount == errorsBefore { diagnostics.error("missing `\(valueKey)`", at: path, offset: reader.offset(of: element)) }
+                if diagnostics.errorCount == errorsBefore {
+                    diagnostics.error("missing `\(valueKey)`", at: path, offset: reader.offset(of: element))
+                }
                 return
             }
             if let previous = breakpoints.last, time < previous.time {
@@ -210,7 +220,8 @@ final class LofeltHapticImporter {
         }
         guard let amplitude, let frequency else {
             if diagnostics.errorCount == errorsBefore {
-                diagnostics.error("an emphasis needs `amplitude` and `frequency`", at: base, offset: reader.offset(of: node))
+                diagnostics.error(
+                    "an emphasis needs `amplitude` and `frequency`", at: base, offset: reader.offset(of: node))
             }
             return nil
         }
@@ -243,7 +254,9 @@ final class LofeltHapticImporter {
             case .array:
                 var tags: [String] = []
                 document.forEachElement(of: value) { _, tag in
-                    if document.kind(tag) == .string || document.kind(tag) == .escapedString { tags.append(document.string(tag)) }
+                    if document.kind(tag) == .string || document.kind(tag) == .escapedString {
+                        tags.append(document.string(tag))
+                    }
                 }
                 text = tags.joined(separator: ", ")
             default: break
@@ -263,7 +276,9 @@ final class LofeltHapticImporter {
         }
         for breakpoint in amplitude {
             guard let emphasis = breakpoint.emphasis else { continue }
-            events.append(.transient(at: breakpoint.time, intensity: emphasis.amplitude.squareRoot(), sharpness: emphasis.frequency))
+            events.append(
+                .transient(
+                    at: breakpoint.time, intensity: emphasis.amplitude.squareRoot(), sharpness: emphasis.frequency))
         }
         var curves: [ParameterCurve] = []
         if end > 0 {
@@ -278,6 +293,7 @@ final class LofeltHapticImporter {
             }
         }
         return HapticPattern(
-            version: 1.0, metadata: metadata, events: AHAPReader.sortedByTime(events, time: \.time), parameterCurves: curves)
+            version: 1.0, metadata: metadata, events: AHAPReader.sortedByTime(events, time: \.time),
+            parameterCurves: curves)
     }
 }

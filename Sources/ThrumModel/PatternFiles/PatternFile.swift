@@ -44,14 +44,20 @@ public enum PatternFile {
     }
 
     /// Loads a pattern file or throws every error found.
-    public static func load(contentsOf url: URL, mode: ValidationMode = .standard) throws(PatternLoadError) -> HapticPattern {
+    public static func load(
+        contentsOf url: URL, mode: ValidationMode = .standard
+    ) throws(PatternLoadError) -> HapticPattern {
         let result = read(contentsOf: url, mode: mode)
-        guard let pattern = result.pattern else { throw PatternLoadError(file: url.path, diagnostics: result.diagnostics) }
+        guard let pattern = result.pattern else {
+            throw PatternLoadError(file: url.path, diagnostics: result.diagnostics)
+        }
         return pattern
     }
 
     /// Loads a pattern from bytes or throws every error found; `name` names the source in messages.
-    public static func load(data: Data, name: String, mode: ValidationMode = .standard) throws(PatternLoadError) -> HapticPattern {
+    public static func load(
+        data: Data, name: String, mode: ValidationMode = .standard
+    ) throws(PatternLoadError) -> HapticPattern {
         let result = read(data: data, name: name, mode: mode)
         guard let pattern = result.pattern else { throw PatternLoadError(file: name, diagnostics: result.diagnostics) }
         return pattern
@@ -102,7 +108,8 @@ public enum PatternFile {
         let reader = DocumentReader(document: document, limits: limits, diagnostics: collector)
         guard document.kind(document.root) == .object else {
             let diagnostic = Diagnostic(
-                .error, at: .root, "expected a pattern object at the top level, found \(document.describe(document.root))",
+                .error, at: .root,
+                "expected a pattern object at the top level, found \(document.describe(document.root))",
                 position: locator.position(of: reader.offset(of: document.root)))
             return PatternReadResult(pattern: nil, diagnostics: [diagnostic], format: nil)
         }

@@ -23,7 +23,8 @@ public enum PatternValidator {
             let count = pattern.events.count + pattern.parameters.count + pattern.parameterCurves.count
             if count > limits.maxPatternElements {
                 collector.error(
-                    "the pattern has \(count) elements, more than the limit of \(limits.maxPatternElements)", at: "Pattern")
+                    "the pattern has \(count) elements, more than the limit of \(limits.maxPatternElements)",
+                    at: "Pattern")
                 return
             }
             for (index, event) in pattern.events.enumerated() {
@@ -45,13 +46,15 @@ public enum PatternValidator {
 
         private mutating func check(_ event: HapticEvent, at path: DiagnosticPath) {
             let timeValid = time(event.time, at: path / "Time")
-            if time(event.duration, at: path / "EventDuration"), timeValid, event.time + event.duration > limits.maxTime {
+            if time(event.duration, at: path / "EventDuration"), timeValid, event.time + event.duration > limits.maxTime
+            {
                 collector.error(
                     "the event ends at \(TimeRules.format(event.time + event.duration)) s, later than the limit of \(TimeRules.format(limits.maxTime)) s",
                     at: path / "EventDuration")
             }
             for (index, parameter) in event.parameters.enumerated() {
-                value(parameter.value, range: parameter.id.range, at: path / "EventParameters" / index / "ParameterValue")
+                value(
+                    parameter.value, range: parameter.id.range, at: path / "EventParameters" / index / "ParameterValue")
             }
             if event.type == .audioCustom {
                 if event.waveform?.path == nil, event.waveform?.resourceID == nil {
@@ -93,7 +96,9 @@ public enum PatternValidator {
                             at: points[index] / "Time")
                     }
                     if point.time < previous {
-                        collector.warning("control-point times go backwards here; they play sorted by time", at: points[index] / "Time")
+                        collector.warning(
+                            "control-point times go backwards here; they play sorted by time",
+                            at: points[index] / "Time")
                     }
                     previous = max(previous, point.time)
                 }
@@ -101,7 +106,8 @@ public enum PatternValidator {
             }
             if curve.controlPoints.count > 16 {
                 collector.lint(
-                    "a curve of \(curve.controlPoints.count) control points; Core Haptics devices take at most 16", at: points)
+                    "a curve of \(curve.controlPoints.count) control points; Core Haptics devices take at most 16",
+                    at: points)
             }
             if curve.time > 0, let first = curve.controlPoints.first,
                 abs(first.time - curve.time) <= 1e-9 * max(1, curve.time)
@@ -125,7 +131,8 @@ public enum PatternValidator {
                 collector.error("the value is not a number (NaN)", at: path())
             } else if !range.contains(value) {
                 collector.warning(
-                    ValueRules.clampMessage(ValueRules.format(value), range: range, clamped: range.clamp(value)), at: path())
+                    ValueRules.clampMessage(ValueRules.format(value), range: range, clamped: range.clamp(value)),
+                    at: path())
             }
         }
     }

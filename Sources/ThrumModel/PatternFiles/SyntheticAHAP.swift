@@ -32,7 +32,8 @@ public enum SyntheticAHAP {
                 curves.append(ParameterCurve(.hapticIntensityControl, time: time, controlPoints: points))
             }
             if index % 5000 == 4999 {
-                parameters.append(DynamicParameter(.hapticSharpnessControl, value: random.unitValue() - 0.5, time: time))
+                parameters.append(
+                    DynamicParameter(.hapticSharpnessControl, value: random.unitValue() - 0.5, time: time))
             }
             time = ((time + Double(1 + random.next() % 200) / 10_000) * 10_000).rounded() / 10_000
         }

@@ -52,7 +52,8 @@ struct PreparedPlayback: Sendable {
         if passLength == nil || !(runtimeLayer.hasTimingEntries || authoredLayer.hasTimingEntries) {
             for index in events.indices where events[index].timingControls != nil {
                 events[index].fixedEnvelope = Self.envelope(
-                    of: events[index], authored: { id, time in authoredLayer.value(of: id, at: time - playback.startTime) },
+                    of: events[index],
+                    authored: { id, time in authoredLayer.value(of: id, at: time - playback.startTime) },
                     runtime: runtimeLayer, passStart: playback.startTime, decayReadTick: playback.decayReadTick)
             }
         }
@@ -78,8 +79,9 @@ struct PreparedPlayback: Sendable {
             return
         }
         let newest = newestPass(elapsed: elapsed, passLength: passLength)
-        let oldest = max(0, ((elapsed - passSpan) / passLength).rounded(.down),
-                         newest - Double(Self.maximumOverlappingPasses - 1))
+        let oldest = max(
+            0, ((elapsed - passSpan) / passLength).rounded(.down),
+            newest - Double(Self.maximumOverlappingPasses - 1))
         var pass = oldest
         while pass <= newest {
             let passStart = start + pass * passLength
@@ -119,12 +121,15 @@ struct PreparedPlayback: Sendable {
     /// One pass: `local` is seconds from the pass start.
     private func accumulatePass(local: Double, passStart: Double, controls: Controls, into mix: inout Mix) {
         guard !isBefore(local, 0), local <= passSpan else { return }
-        let (intensityControl, sharpnessControl, volumeControl) = (controls.intensity, controls.sharpness, controls.volume)
+        let (intensityControl, sharpnessControl, volumeControl) = (
+            controls.intensity, controls.sharpness, controls.volume
+        )
 
         func addHaptic(_ event: PreparedEvent, gain: Float) {
             guard gain > 0 else { return }
             let intensity = ParameterRange.unit.clamp(event.level * intensityControl) * gain
-            mix.addHaptic(intensity: intensity, sharpness: ParameterRange.unit.clamp(event.sharpness + sharpnessControl))
+            mix.addHaptic(
+                intensity: intensity, sharpness: ParameterRange.unit.clamp(event.sharpness + sharpnessControl))
         }
 
         for index in transients.candidates(at: local) {
@@ -138,7 +143,8 @@ struct PreparedPlayback: Sendable {
         for index in audio.candidates(at: local) {
             let event = audio.events[index]
             let elapsed = local - event.start
-            let gain: Float = event.kind == .audioCustom
+            let gain: Float =
+                event.kind == .audioCustom
                 ? (!isBefore(elapsed, 0) && isBefore(elapsed, event.duration) ? 1 : 0)
                 : envelope(of: event, passStart: passStart).gain(at: elapsed)
             mix.addAudio(volume: ParameterRange.unit.clamp(event.level * volumeControl) * gain)
@@ -149,7 +155,9 @@ struct PreparedPlayback: Sendable {
     /// length is fixed by its control values at the moment the segment begins.
     func envelope(of event: PreparedEvent, passStart: Double) -> ContinuousEnvelope {
         event.fixedEnvelope
-            ?? Self.envelope(of: event, authored: authoredValue, runtime: runtime, passStart: passStart, decayReadTick: decayReadTick)
+            ?? Self.envelope(
+                of: event, authored: authoredValue, runtime: runtime, passStart: passStart, decayReadTick: decayReadTick
+            )
     }
 
     /// `authored` gives the authored layer's value at a board time.
@@ -161,7 +169,8 @@ struct PreparedPlayback: Sendable {
             return ContinuousEnvelope(attack: 0, decay: 0, release: 0, duration: event.duration, sustained: true)
         }
         func seconds(_ id: DynamicParameterID, _ authoredValue: Float, at local: Double) -> Double {
-            let adjusted = authoredValue + authored(id, passStart + local) + runtime.value(of: id, at: passStart + local)
+            let adjusted =
+                authoredValue + authored(id, passStart + local) + runtime.value(of: id, at: passStart + local)
             return EnvelopeTiming.seconds(for: adjusted)
         }
         let attack = seconds(ids.attack, event.attack, at: event.start)

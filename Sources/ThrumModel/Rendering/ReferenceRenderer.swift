@@ -7,9 +7,11 @@ public enum ReferenceRenderer {
 
     /// Single pattern, channel 0, from t=0 to the end of its last release tail (or `duration`).
     /// Without `duration` the lanes run to the first sample at or after the end, so they end in silence.
-    public static func render(_ pattern: HapticPattern, sampleRate: Double, duration: Double? = nil) -> RenderedChannel {
+    public static func render(_ pattern: HapticPattern, sampleRate: Double, duration: Double? = nil) -> RenderedChannel
+    {
         let end = duration ?? roundedUp(renderedDuration(of: pattern), sampleRate: sampleRate)
-        return render([Playback(pattern: pattern, startTime: 0)], channels: 1, sampleRate: sampleRate, from: 0, to: end)[0]
+        return render(
+            [Playback(pattern: pattern, startTime: 0)], channels: 1, sampleRate: sampleRate, from: 0, to: end)[0]
     }
 
     /// Several playbacks mixed per channel. Sample k of every lane is the point value at
@@ -37,7 +39,9 @@ public enum ReferenceRenderer {
     }
 
     /// Point evaluation: the intensity and sharpness of `channel` at board time `time`.
-    public static func sample(_ playbacks: [Playback], channel: Int, at time: Double) -> (intensity: Float, sharpness: Float) {
+    public static func sample(
+        _ playbacks: [Playback], channel: Int, at time: Double
+    ) -> (intensity: Float, sharpness: Float) {
         let mix = mixed(playbacks.filter { $0.channel == channel }.compactMap(PreparedPlayback.init), at: time)
         return (mix.intensity, mix.sharpness)
     }

@@ -27,7 +27,9 @@ public struct RuntimeControl: Sendable, Hashable {
         RuntimeControl(id, boardTime: boardTime, change: .value(value))
     }
 
-    public static func curve(_ id: DynamicParameterID, controlPoints: [ControlPoint], at boardTime: Double) -> RuntimeControl {
+    public static func curve(
+        _ id: DynamicParameterID, controlPoints: [ControlPoint], at boardTime: Double
+    ) -> RuntimeControl {
         RuntimeControl(id, boardTime: boardTime, change: .curve(controlPoints))
     }
 

@@ -1,4 +1,5 @@
 import CLibSerialPort
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,11 +93,12 @@ extension LibSerialPortCalls {
             try check("sp_set_rts", sp_set_rts(port.pointer, on ? SP_RTS_ON : SP_RTS_OFF))
         },
         flush: { port, buffers throws(LibSerialPortFailure) in
-            let value = switch buffers {
-            case .input: SP_BUF_INPUT
-            case .output: SP_BUF_OUTPUT
-            case .both: SP_BUF_BOTH
-            }
+            let value =
+                switch buffers {
+                case .input: SP_BUF_INPUT
+                case .output: SP_BUF_OUTPUT
+                case .both: SP_BUF_BOTH
+                }
             try check("sp_flush", sp_flush(port.pointer, value))
         },
         setHangUpOnClose: { fd, on throws(LibSerialPortFailure) in

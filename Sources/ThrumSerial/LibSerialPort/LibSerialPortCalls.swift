@@ -81,7 +81,8 @@ struct LibSerialPortCalls: Sendable {
     var wait: @Sendable (_ events: EventSetHandle, _ timeoutMilliseconds: UInt32) throws(LibSerialPortFailure) -> Void
     /// `sp_nonblocking_read`: the count read into `buffer`, 0 when nothing is there (or at end of
     /// file: libserialport does not tell them apart, so the reader asks `inputWaiting`).
-    var nonblockingRead: @Sendable (_ port: PortHandle, _ buffer: UnsafeMutableRawBufferPointer) throws(LibSerialPortFailure) -> Int
+    var nonblockingRead:
+        @Sendable (_ port: PortHandle, _ buffer: UnsafeMutableRawBufferPointer) throws(LibSerialPortFailure) -> Int
     /// `sp_input_waiting`: bytes the OS holds for us. Fails with EIO once the line hung up (unplug).
     var inputWaiting: @Sendable (_ port: PortHandle) throws(LibSerialPortFailure) -> Int
 
@@ -89,5 +90,7 @@ struct LibSerialPortCalls: Sendable {
 
     /// `sp_blocking_write`: the count handed to the OS before `timeoutMilliseconds` passed
     /// (all of `buffer` unless the OS buffer stayed full).
-    var blockingWrite: @Sendable (_ port: PortHandle, _ buffer: UnsafeRawBufferPointer, _ timeoutMilliseconds: UInt32) throws(LibSerialPortFailure) -> Int
+    var blockingWrite:
+        @Sendable (_ port: PortHandle, _ buffer: UnsafeRawBufferPointer, _ timeoutMilliseconds: UInt32)
+            throws(LibSerialPortFailure) -> Int
 }

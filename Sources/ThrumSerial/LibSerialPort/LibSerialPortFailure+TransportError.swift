@@ -1,9 +1,10 @@
+import ThrumTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ThrumTransport
 
 extension LibSerialPortFailure {
     /// The error a user sees: the reason and hint of ``TransportError`` (the `dialout` group for
@@ -18,33 +19,42 @@ extension LibSerialPortFailure {
             return osTransportError(device: device, duringIO: duringIO)
         case .argument:
             if function == "sp_get_port_by_name" {
-                return TransportError(.notFound, device: device, operation: function,
-                                      detail: "libserialport does not know this device (SP_ERR_ARG): it accepts only serial ports the kernel lists in /sys/class/tty, not pseudo-terminals; check the path and that the board is plugged in")
+                return TransportError(
+                    .notFound, device: device, operation: function,
+                    detail:
+                        "libserialport does not know this device (SP_ERR_ARG): it accepts only serial ports the kernel lists in /sys/class/tty, not pseudo-terminals; check the path and that the board is plugged in"
+                )
             }
             if function.hasPrefix("sp_set_") {
-                return TransportError(.unsupportedConfiguration, device: device, operation: function,
-                                      detail: "libserialport refused the setting (SP_ERR_ARG)")
+                return TransportError(
+                    .unsupportedConfiguration, device: device, operation: function,
+                    detail: "libserialport refused the setting (SP_ERR_ARG)")
             }
-            return TransportError(.system, device: device, operation: function,
-                                  detail: "libserialport rejected an argument (SP_ERR_ARG)")
+            return TransportError(
+                .system, device: device, operation: function,
+                detail: "libserialport rejected an argument (SP_ERR_ARG)")
         case .memory:
-            return TransportError(.system, device: device, operation: function,
-                                  detail: "libserialport ran out of memory (SP_ERR_MEM)")
+            return TransportError(
+                .system, device: device, operation: function,
+                detail: "libserialport ran out of memory (SP_ERR_MEM)")
         case .unsupported:
-            return TransportError(.unsupportedConfiguration, device: device, operation: function,
-                                  detail: "not supported by libserialport for this device or OS (SP_ERR_SUPP)")
+            return TransportError(
+                .unsupportedConfiguration, device: device, operation: function,
+                detail: "not supported by libserialport for this device or OS (SP_ERR_SUPP)")
         }
     }
 
     private func osTransportError(device: String, duringIO: Bool) -> TransportError {
         guard osError != 0 else {
-            return TransportError(.system, device: device, operation: function,
-                                  detail: "libserialport: \(osMessage ?? "failed without an OS error") (SP_ERR_FAIL)")
+            return TransportError(
+                .system, device: device, operation: function,
+                detail: "libserialport: \(osMessage ?? "failed without an OS error") (SP_ERR_FAIL)")
         }
         var error: TransportError
         if duringIO, [EIO, ENXIO, ENODEV, EPIPE].contains(osError) {
-            error = TransportError(.disconnected, device: device, operation: function, errno: osError,
-                                   detail: "the device is gone: it was unplugged or reset")
+            error = TransportError(
+                .disconnected, device: device, operation: function, errno: osError,
+                detail: "the device is gone: it was unplugged or reset")
         } else {
             error = TransportError.system(osError, operation: function, device: device)
         }

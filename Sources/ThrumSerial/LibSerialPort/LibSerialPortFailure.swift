@@ -42,7 +42,8 @@ struct LibSerialPortFailure: Error, Sendable, Equatable {
     /// Turns any raw `sp_return` that is not a known error code into one (an unknown negative
     /// value is treated as a failure with no OS error, so a newer library cannot crash us).
     init(_ function: String, rawResult: Int32, osError: Int32 = 0, osMessage: String? = nil) {
-        self.init(function, Code(rawValue: rawResult) ?? .fail, osError: osError,
-                  osMessage: osMessage ?? (Code(rawValue: rawResult) == nil ? "unknown sp_return \(rawResult)" : nil))
+        self.init(
+            function, Code(rawValue: rawResult) ?? .fail, osError: osError,
+            osMessage: osMessage ?? (Code(rawValue: rawResult) == nil ? "unknown sp_return \(rawResult)" : nil))
     }
 }

@@ -1,9 +1,10 @@
+import ThrumTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ThrumTransport
 
 /// Opens a board's serial device by address, choosing the transport:
 /// - a path (`/dev/ttyACM0`, `/dev/pts/3`, `/dev/serial/by-id/...`): libserialport first; when
@@ -43,12 +44,14 @@ public enum SerialDevice {
     }
 
     /// Opens the path, falling back to termios when libserialport refuses it.
-    public static func open(path: String, settings: SerialSettings = SerialSettings()) throws(TransportError) -> Opened {
+    public static func open(path: String, settings: SerialSettings = SerialSettings()) throws(TransportError) -> Opened
+    {
         try open(path: path, settings: settings, using: .live)
     }
 
     /// Opens the one port with this USB identity.
-    public static func open(usb address: USBDeviceAddress, settings: SerialSettings = SerialSettings()) throws -> Opened {
+    public static func open(usb address: USBDeviceAddress, settings: SerialSettings = SerialSettings()) throws -> Opened
+    {
         try open(usb: address, settings: settings, using: .live)
     }
 
@@ -57,7 +60,8 @@ public enum SerialDevice {
     struct Parts: Sendable {
         var calls: LibSerialPortCalls
         var tuning: SerialPortTuning
-        var openTermios: @Sendable (_ path: String, _ settings: SerialSettings) throws(TransportError) -> any ByteTransport
+        var openTermios:
+            @Sendable (_ path: String, _ settings: SerialSettings) throws(TransportError) -> any ByteTransport
         /// The device node behind a path (`realpath(3)`), or nil when it cannot be resolved.
         var resolveSymlinks: @Sendable (_ path: String) -> String? = SerialDevice.realPath
 
@@ -95,7 +99,7 @@ public enum SerialDevice {
         let opened: OpenedPort
         do {
             opened = try OpenedPort.open(path: node, settings: settings, calls: parts.calls)
-        } catch where error.refusesDevice {
+        } catch  where error.refusesDevice {
             // A pseudo-terminal (the simulator, a QEMU board) or a name libserialport does not
             // know: termios serves it; if termios cannot either, its error is the clearer one.
             let reason = error.transportError(device: path).description
@@ -104,7 +108,8 @@ public enum SerialDevice {
         } catch {
             throw error.transportError(device: path)
         }
-        let transport = SerialPortTransport(opened: opened, name: path, settings: settings, calls: parts.calls, tuning: parts.tuning)
+        let transport = SerialPortTransport(
+            opened: opened, name: path, settings: settings, calls: parts.calls, tuning: parts.tuning)
         return Opened(transport: transport, backend: .libserialport, path: path)
     }
 }

@@ -10,9 +10,11 @@ public enum SerialPortLookupError: Error, Sendable, Equatable, CustomStringConve
     public var description: String {
         switch self {
         case let .malformedAddress(text, problem):
-            return "invalid USB device address '\(text)': \(problem) (write usb:VID:PID or usb:VID:PID:SERIAL, ids in hex as lsusb shows them, e.g. usb:2341:0043)"
+            return
+                "invalid USB device address '\(text)': \(problem) (write usb:VID:PID or usb:VID:PID:SERIAL, ids in hex as lsusb shows them, e.g. usb:2341:0043)"
         case let .noMatch(address, available):
-            let present = available.isEmpty
+            let present =
+                available.isEmpty
                 ? "no USB serial ports are present"
                 : "USB serial ports present: " + available.map(Self.summary).joined(separator: ", ")
             return "no USB serial port matches \(address): \(present); check the cable and the ids with 'thrum ports'"

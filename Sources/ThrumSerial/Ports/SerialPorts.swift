@@ -27,7 +27,8 @@ public enum SerialPorts {
         var info = SerialPortInfo(path: path, displayName: calls.portDescription(port) ?? path, transport: transport)
         // A USB port whose ids cannot be read (a half-enumerated device) is listed without them.
         if transport == .usb, let ids = try? calls.usbVendorProduct(port),
-           let vendor = UInt16(exactly: ids.vendor), let product = UInt16(exactly: ids.product) {
+            let vendor = UInt16(exactly: ids.vendor), let product = UInt16(exactly: ids.product)
+        {
             let position = try? calls.usbBusAddress(port)
             info.usb = USBIdentity(
                 vendorID: vendor, productID: product,

@@ -76,11 +76,13 @@ public struct USBDeviceAddress: Sendable, Hashable, Codable, CustomStringConvert
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    private static func parseID(_ field: Substring, what: String, in text: String) throws(SerialPortLookupError) -> UInt16 {
+    private static func parseID(
+        _ field: Substring, what: String, in text: String
+    ) throws(SerialPortLookupError) -> UInt16 {
         var digits = field
         if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
         guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy(\.isHexDigit),
-              let value = UInt16(digits, radix: 16)
+            let value = UInt16(digits, radix: 16)
         else {
             throw .malformedAddress(text, problem: "the \(what) '\(field)' is not 1 to 4 hexadecimal digits")
         }

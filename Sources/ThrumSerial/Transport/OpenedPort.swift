@@ -8,7 +8,9 @@ struct OpenedPort {
 
     /// `sp_get_port_by_name`, `sp_open`, then the line settings; on any failure everything
     /// acquired so far is released and the failing call is reported.
-    static func open(path: String, settings: SerialSettings, calls: LibSerialPortCalls) throws(LibSerialPortFailure) -> OpenedPort {
+    static func open(
+        path: String, settings: SerialSettings, calls: LibSerialPortCalls
+    ) throws(LibSerialPortFailure) -> OpenedPort {
         let port = try calls.getPortByName(path)
         do throws(LibSerialPortFailure) {
             try calls.open(port)
@@ -40,7 +42,9 @@ struct OpenedPort {
     /// TinyUSB among them, treat DTR as "a host is listening" and drop output without it),
     /// HUPCL as asked (off by default, so closing does not reset Uno-class boards), and stale
     /// input dropped.
-    private static func configure(_ port: PortHandle, descriptor: Int32, settings: SerialSettings, calls: LibSerialPortCalls) throws(LibSerialPortFailure) {
+    private static func configure(
+        _ port: PortHandle, descriptor: Int32, settings: SerialSettings, calls: LibSerialPortCalls
+    ) throws(LibSerialPortFailure) {
         try calls.setBaudRate(port, settings.baudRate)
         try calls.setDataBits(port, 8)
         try calls.setNoParity(port)

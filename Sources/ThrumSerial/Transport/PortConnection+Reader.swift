@@ -41,8 +41,10 @@ extension PortConnection {
             if clock.now - started < .milliseconds(Int(interval)) / 2 {
                 earlyWakes += 1
                 if earlyWakes >= tuning.earlyWakeLimit {
-                    endInput(TransportError(.disconnected, device: device, operation: "sp_wait",
-                                            detail: "the line keeps reporting events but has nothing to read: it hung up"))
+                    endInput(
+                        TransportError(
+                            .disconnected, device: device, operation: "sp_wait",
+                            detail: "the line keeps reporting events but has nothing to read: it hung up"))
                     return
                 }
             } else {

@@ -37,8 +37,10 @@ final class PortConnection: @unchecked Sendable {
     let state = Locked(State())
 
     /// Takes ownership of the open, configured `port` and its event set, and starts the threads.
-    init(device: String, port: PortHandle, events: EventSetHandle, descriptor: Int32, releaseExclusive: Bool,
-         receiveBufferSize: Int, calls: LibSerialPortCalls, tuning: SerialPortTuning) {
+    init(
+        device: String, port: PortHandle, events: EventSetHandle, descriptor: Int32, releaseExclusive: Bool,
+        receiveBufferSize: Int, calls: LibSerialPortCalls, tuning: SerialPortTuning
+    ) {
         self.device = device
         self.port = port
         self.events = events

@@ -11,11 +11,15 @@ public final class SerialPortTransport: ByteTransport {
 
     /// Opens and configures the port at `path` (e.g. `/dev/ttyACM0`). Errors name the device,
     /// the libserialport function, the OS error and what to try (see ``TransportError``).
-    public static func open(path: String, settings: SerialSettings = SerialSettings()) throws(TransportError) -> SerialPortTransport {
+    public static func open(
+        path: String, settings: SerialSettings = SerialSettings()
+    ) throws(TransportError) -> SerialPortTransport {
         try open(path: path, settings: settings, calls: .live, tuning: .standard)
     }
 
-    static func open(path: String, settings: SerialSettings, calls: LibSerialPortCalls, tuning: SerialPortTuning) throws(TransportError) -> SerialPortTransport {
+    static func open(
+        path: String, settings: SerialSettings, calls: LibSerialPortCalls, tuning: SerialPortTuning
+    ) throws(TransportError) -> SerialPortTransport {
         try settings.validate(device: path)
         let opened: OpenedPort
         do {
@@ -26,7 +30,9 @@ public final class SerialPortTransport: ByteTransport {
         return SerialPortTransport(opened: opened, name: path, settings: settings, calls: calls, tuning: tuning)
     }
 
-    init(opened: OpenedPort, name: String, settings: SerialSettings, calls: LibSerialPortCalls, tuning: SerialPortTuning) {
+    init(
+        opened: OpenedPort, name: String, settings: SerialSettings, calls: LibSerialPortCalls, tuning: SerialPortTuning
+    ) {
         self.name = name
         connection = PortConnection(
             device: name, port: opened.port, events: opened.events, descriptor: opened.descriptor,

@@ -1,5 +1,5 @@
-import ThrumTransport
 import Foundation
+import ThrumTransport
 
 extension ManualClock {
     /// Runs `body` while moving this clock forward `step` at a time, letting other tasks run

@@ -1,4 +1,5 @@
 import ThrumTransport
+
 /// A clock that moves only when told to, so that tests and simulations of delays, jitter and
 /// line rates never wait on wall-clock time.
 ///

@@ -1,4 +1,5 @@
 import ThrumTransport
+
 /// Makes a fresh pair of connected transports: what the first writes, the second reads, and back.
 public typealias TransportPairFactory = @Sendable () async throws -> (any ByteTransport, any ByteTransport)
 
@@ -24,7 +25,9 @@ public enum TransportConformance {
 
     public struct Check: Sendable, Hashable, CustomStringConvertible {
         public let name: String
-        let body: @Sendable (_ a: any ByteTransport, _ b: any ByteTransport, _ failure: (String) -> Failure) async throws -> Void
+        let body:
+            @Sendable (_ a: any ByteTransport, _ b: any ByteTransport, _ failure: (String) -> Failure) async throws ->
+                Void
 
         public var description: String { name }
         public static func == (lhs: Check, rhs: Check) -> Bool { lhs.name == rhs.name }
@@ -74,7 +77,8 @@ public enum TransportConformance {
         guard back == reversed else { throw failure("b→a changed bytes: \(firstDifference(reversed, back))") }
     }
 
-    static let readReturnsWhatIsThere = Check(name: "read returns what has arrived without waiting for more") { a, b, failure in
+    static let readReturnsWhatIsThere = Check(name: "read returns what has arrived without waiting for more") {
+        a, b, failure in
         try await a.write([0x7E, 0x00, 0x81])
         var received: [UInt8] = []
         while received.count < 3 {
@@ -87,9 +91,9 @@ public enum TransportConformance {
 
     static let manySmallWritesKeepTheirOrder = Check(name: "many small writes arrive in order") { a, b, failure in
         let count = 2000
-        let expected = (0 ..< count).flatMap { bigEndian(UInt32($0)) }
+        let expected = (0..<count).flatMap { bigEndian(UInt32($0)) }
         async let received = readCount(expected.count, from: b)
-        for index in 0 ..< count { try await a.write(bigEndian(UInt32(index))) }
+        for index in 0..<count { try await a.write(bigEndian(UInt32(index))) }
         guard try await received == expected else { throw failure("small writes arrived out of order or changed") }
     }
 
@@ -126,7 +130,8 @@ public enum TransportConformance {
         }
     }
 
-    static let closeIsIdempotentAndFinal = Check(name: "close is idempotent; later reads and writes throw .closed") { a, _, failure in
+    static let closeIsIdempotentAndFinal = Check(name: "close is idempotent; later reads and writes throw .closed") {
+        a, _, failure in
         await a.close()
         await a.close()
         do {
@@ -151,7 +156,9 @@ public enum TransportConformance {
         }
     }
 
-    static let peerCloseEndsReadsAfterDelivery = Check(name: "after the peer closes, reads deliver what arrived, then throw .disconnected") { a, b, failure in
+    static let peerCloseEndsReadsAfterDelivery = Check(
+        name: "after the peer closes, reads deliver what arrived, then throw .disconnected"
+    ) { a, b, failure in
         try await b.write([1, 2, 3])
         let received = try await readCount(3, from: a)
         guard received == [1, 2, 3] else { throw failure("expected 01 02 03, got \(hex(received))") }
@@ -164,7 +171,9 @@ public enum TransportConformance {
         }
     }
 
-    static let cancelledReadLeavesTransportUsable = Check(name: "a cancelled read throws CancellationError and the transport stays usable") { a, b, failure in
+    static let cancelledReadLeavesTransportUsable = Check(
+        name: "a cancelled read throws CancellationError and the transport stays usable"
+    ) { a, b, failure in
         let reader = Task { try await a.read() }
         reader.cancel()
         do {
@@ -195,7 +204,7 @@ extension TransportConformance {
     /// `count` bytes that are the same for the same `seed` on every run and platform.
     public static func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
         var generator = SeededGenerator(seed: seed)
-        return (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
@@ -211,9 +220,14 @@ extension TransportConformance {
     }
 
     /// Runs `body`, failing (and cancelling it) after `timeout` so a broken transport cannot hang a test run.
-    static func withTimeout(_ timeout: Duration, name: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    static func withTimeout(
+        _ timeout: Duration, name: String, _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
         try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask { try await body(); return true }
+            group.addTask {
+                try await body()
+                return true
+            }
             group.addTask {
                 try await Task.sleep(for: timeout)  // a watchdog, not a wait the check depends on
                 return false
@@ -232,5 +246,5 @@ extension String {
 }
 
 extension Zip2Sequence where Sequence1 == [UInt8], Sequence2 == [UInt8] {
-    fileprivate var indices: Range<Int> { 0 ..< underestimatedCount }
+    fileprivate var indices: Range<Int> { 0..<underestimatedCount }
 }

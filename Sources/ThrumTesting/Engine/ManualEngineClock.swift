@@ -1,7 +1,7 @@
 import Logging
-import ThrumTransport
 import Thrum
 import ThrumSimulator
+import ThrumTransport
 import ThrumWire
 
 /// A ``ManualClock`` seen as an engine clock: time moves only when the test advances it, for the
@@ -16,7 +16,8 @@ public struct ManualEngineClock: EngineClock {
     }
 
     public func sleep(until deadline: MonotonicInstant) async throws {
-        try await clock.sleep(until: ManualClock.Instant(offset: .nanoseconds(Int64(clamping: deadline.nanoseconds))), tolerance: nil)
+        try await clock.sleep(
+            until: ManualClock.Instant(offset: .nanoseconds(Int64(clamping: deadline.nanoseconds))), tolerance: nil)
     }
 
     public func serve(_ simulator: SimulatorServer) async throws { try await simulator.run(on: clock) }
@@ -29,7 +30,8 @@ extension HapticEngine {
     /// `logHandler` makes the handler of each of Thrum's loggers from its label (``LogRecorder``'s
     /// `handler(label:)`, say); by default they go through swift-log's bootstrap.
     public init(
-        device: DeviceAddress = .simulator, manualClock: ManualClock, simulator: BoardConfiguration = BoardConfiguration(),
+        device: DeviceAddress = .simulator, manualClock: ManualClock,
+        simulator: BoardConfiguration = BoardConfiguration(),
         logHandler: (@Sendable (String) -> any LogHandler)? = nil
     ) {
         self.init(
@@ -46,7 +48,8 @@ extension HapticEngine {
         open: @escaping @Sendable () throws -> (any ByteTransport, Task<Void, Never>?)
     ) {
         self.init(
-            device: .simulator, clock: ManualEngineClock(manualClock), simulator: BoardConfiguration(), lineRate: lineRate, open: open,
+            device: .simulator, clock: ManualEngineClock(manualClock), simulator: BoardConfiguration(),
+            lineRate: lineRate, open: open,
             makeLogger: logHandler.map { handler in { Logger(label: $0, factory: handler) } })
     }
 }

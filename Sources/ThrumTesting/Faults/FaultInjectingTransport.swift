@@ -1,4 +1,5 @@
 import ThrumTransport
+
 /// Wraps a transport and makes its line misbehave, reproducibly: drops, corruption, duplicates,
 /// garbage bursts, latency with jitter and a throttled line rate, each direction with its own
 /// ``FaultProfile``, every random choice drawn from `seed`, every delay measured on `clock`
@@ -29,7 +30,8 @@ public final class FaultInjectingTransport<C: Clock>: ByteTransport, @unchecked 
         try inbound.validate()
         self.inner = inner
         self.name = "faulty(\(inner.name))"
-        self.outbound = FaultyLine(profile: outbound, seed: SeededGenerator.derive(seed, stream: 1), clock: clock) { bytes in
+        self.outbound = FaultyLine(profile: outbound, seed: SeededGenerator.derive(seed, stream: 1), clock: clock) {
+            bytes in
             try await inner.write(bytes)
         }
         if inbound == .none {
@@ -38,7 +40,8 @@ public final class FaultInjectingTransport<C: Clock>: ByteTransport, @unchecked 
         } else {
             let queue = ByteQueue(capacity: 64 * 1024)
             self.received = queue
-            self.inbound = FaultyLine(profile: inbound, seed: SeededGenerator.derive(seed, stream: 2), clock: clock) { bytes in
+            self.inbound = FaultyLine(profile: inbound, seed: SeededGenerator.derive(seed, stream: 2), clock: clock) {
+                bytes in
                 try await queue.write(bytes)
             }
         }
@@ -50,8 +53,10 @@ public final class FaultInjectingTransport<C: Clock>: ByteTransport, @unchecked 
     ) throws(TransportError) -> (FaultInjectingTransport, FaultInjectingTransport) {
         let (a, b) = InMemoryTransport.makePair(capacity: capacity)
         return (
-            try FaultInjectingTransport(wrapping: a, outbound: aToB, seed: SeededGenerator.derive(seed, stream: 10), clock: clock),
-            try FaultInjectingTransport(wrapping: b, outbound: bToA, seed: SeededGenerator.derive(seed, stream: 11), clock: clock)
+            try FaultInjectingTransport(
+                wrapping: a, outbound: aToB, seed: SeededGenerator.derive(seed, stream: 10), clock: clock),
+            try FaultInjectingTransport(
+                wrapping: b, outbound: bToA, seed: SeededGenerator.derive(seed, stream: 11), clock: clock)
         )
     }
 
@@ -106,8 +111,9 @@ public final class FaultInjectingTransport<C: Clock>: ByteTransport, @unchecked 
                     await inbound.drain()
                     received.finishWriting(readers: error, writers: error)
                 } catch {
-                    received.finishWriting(readers: TransportError(.closed, device: inner.name),
-                                           writers: TransportError(.closed, device: inner.name))
+                    received.finishWriting(
+                        readers: TransportError(.closed, device: inner.name),
+                        writers: TransportError(.closed, device: inner.name))
                 }
             }
         }

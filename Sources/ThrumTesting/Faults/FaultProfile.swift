@@ -1,4 +1,5 @@
 import ThrumTransport
+
 /// What a faulty line does to the bytes going one way. Rates are probabilities (0…1); all the
 /// random choices come from the transport's seed, so a seed and a sequence of writes always give
 /// the same bytes out, and with an injected clock the same delivery times.
@@ -73,12 +74,16 @@ public struct FaultProfile: Sendable, Equatable {
         func bad(_ text: String) -> TransportError {
             TransportError(.unsupportedConfiguration, device: "fault profile", detail: text)
         }
-        let rates = [("dropChunk", dropChunk), ("dropByte", dropByte), ("corruptByte", corruptByte),
-                     ("duplicateChunk", duplicateChunk), ("garbageBurst", garbageBurst)]
+        let rates = [
+            ("dropChunk", dropChunk), ("dropByte", dropByte), ("corruptByte", corruptByte),
+            ("duplicateChunk", duplicateChunk), ("garbageBurst", garbageBurst),
+        ]
         for (name, rate) in rates where !(0...1).contains(rate) {
             throw bad("\(name) must be a probability in 0…1, not \(rate)")
         }
-        if garbageLength.lowerBound < 1 { throw bad("garbageLength must start at 1 or more, not \(garbageLength.lowerBound)") }
+        if garbageLength.lowerBound < 1 {
+            throw bad("garbageLength must start at 1 or more, not \(garbageLength.lowerBound)")
+        }
         if latency < .zero || jitter < .zero { throw bad("latency and jitter cannot be negative") }
         if let baudRate, baudRate <= 0 { throw bad("baudRate must be positive, not \(baudRate)") }
         if bitsPerByte < 1 { throw bad("bitsPerByte must be positive, not \(bitsPerByte)") }

@@ -1,4 +1,5 @@
 import ThrumTransport
+
 /// One direction of a faulty line: applies a ``FaultProfile`` to each chunk sent through it and
 /// hands the result to `sink`, at once or, when timing is shaped, at the instant computed from
 /// the line rate, latency and jitter on the injected clock.
@@ -57,7 +58,7 @@ final class FaultyLine<C: Clock>: @unchecked Sendable where C.Duration == Durati
             var start = 0
             while start < piece.count {
                 let end = profile.baudRate == nil ? piece.count : min(piece.count, start + profile.segmentSize)
-                try await enqueue(Array(piece[start ..< end]))
+                try await enqueue(Array(piece[start..<end]))
                 start = end
             }
         }
@@ -125,7 +126,7 @@ final class FaultyLine<C: Clock>: @unchecked Sendable where C.Duration == Durati
         if state.generator.chance(profile.garbageBurst) {
             let length = Int.random(in: profile.garbageLength, using: &state.generator)
             let position = Int.random(in: 0...output.count, using: &state.generator)
-            let garbage = (0 ..< length).map { _ in UInt8.random(in: 0...255, using: &state.generator) }
+            let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &state.generator) }
             output.insert(contentsOf: garbage, at: position)
             state.statistics.garbageBursts += 1
             state.statistics.garbageBytes += length
@@ -153,7 +154,8 @@ final class FaultyLine<C: Clock>: @unchecked Sendable where C.Duration == Durati
             var deliverAt = lineEnd.advanced(by: profile.latency)
             if profile.jitter > .zero {
                 let jitterNanoseconds = nanoseconds(profile.jitter)
-                deliverAt = deliverAt.advanced(by: .nanoseconds(Int64.random(in: 0...jitterNanoseconds, using: &state.generator)))
+                deliverAt = deliverAt.advanced(
+                    by: .nanoseconds(Int64.random(in: 0...jitterNanoseconds, using: &state.generator)))
             }
             if let last = state.lastDeliveryAt, deliverAt < last { deliverAt = last }  // a line never reorders
             state.lastDeliveryAt = deliverAt
@@ -285,7 +287,8 @@ final class FaultyLine<C: Clock>: @unchecked Sendable where C.Duration == Durati
                 stop(with: error)
                 return
             }
-            let (stillRunning, waiters, drains) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>], [CheckedContinuation<Void, Never>]) in
+            let (stillRunning, waiters, drains) = state.withLock {
+                state -> (Bool, [CheckedContinuation<Void, any Error>], [CheckedContinuation<Void, Never>]) in
                 guard state.end == nil, !state.queue.isEmpty else { return (false, [], []) }
                 state.queue.removeFirst()
                 state.queuedBytes -= next.bytes.count

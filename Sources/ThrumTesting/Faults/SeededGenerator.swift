@@ -1,4 +1,5 @@
 import ThrumTransport
+
 /// A small, fast, seedable random number generator (xoshiro256**, seeded through SplitMix64),
 /// so that fault injection does the same thing to the same bytes on every run and platform.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

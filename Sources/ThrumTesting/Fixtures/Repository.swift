@@ -13,7 +13,8 @@ package enum Repository {
     /// Real AHAP and `.haptic` files by others, kept outside the repository (their licences are
     /// theirs): `THRUM_CORPUS`, else a `shared/corpus` folder beside the checkout, which CI lays
     /// there.
-    package static let corpus: URL = ProcessInfo.processInfo.environment["THRUM_CORPUS"].map { URL(fileURLWithPath: $0) }
+    package static let corpus: URL =
+        ProcessInfo.processInfo.environment["THRUM_CORPUS"].map { URL(fileURLWithPath: $0) }
         ?? root.appendingPathComponent("../shared/corpus").standardizedFileURL
 
     package static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus.path) }

@@ -1,4 +1,5 @@
 import ThrumWire
+
 /// Two link ends joined by two virtual lines, run in virtual time (no I/O, no sleeping). The board end
 /// is only a link peer: it answers PING with PONG from a simulated clock and collects what it receives.
 /// Board behaviour proper belongs to the C firmware core; this exists to test and measure the link.
@@ -14,7 +15,10 @@ public struct LinkSimulation: Sendable {
     /// Messages the board end received, in order, with their channel.
     public private(set) var boardReceived: [(message: WireMessage, channel: Channel)] = []
 
-    public init(host: LinkConfiguration, board: LinkConfiguration, toBoard: VirtualLine, toHost: VirtualLine, boardClock: SimulatedBoardClock) {
+    public init(
+        host: LinkConfiguration, board: LinkConfiguration, toBoard: VirtualLine, toHost: VirtualLine,
+        boardClock: SimulatedBoardClock
+    ) {
         self.host = LinkSession(configuration: host)
         self.board = LinkSession(configuration: board)
         self.toBoard = toBoard
@@ -23,11 +27,16 @@ public struct LinkSimulation: Sendable {
     }
 
     /// A board-role configuration with a plausible INFO for simulations.
-    public static func boardConfiguration(maxPayload: Int = 512, window: Int = 4, bootEpoch: UInt16 = 0x5A00) -> LinkConfiguration {
+    public static func boardConfiguration(
+        maxPayload: Int = 512, window: Int = 4, bootEpoch: UInt16 = 0x5A00
+    ) -> LinkConfiguration {
         let info = WireMessage.Info(
-            nonce: 0, major: MessageCatalog.major, minor: MessageCatalog.minor, firmware: "sim", board: "virtual-line", serial: "0",
-            maxPayload: UInt16(maxPayload), window: UInt8(window), tickHz: 1000, timelineMemory: 65536, maxTimelines: 8, players: 4,
-            maxCurvePoints: 16, flashSlots: 4, flashSlotSize: 4096, triggerInputs: 1, audio: .none, audioRateHz: 0, keepaliveMs: 500,
+            nonce: 0, major: MessageCatalog.major, minor: MessageCatalog.minor, firmware: "sim", board: "virtual-line",
+            serial: "0",
+            maxPayload: UInt16(maxPayload), window: UInt8(window), tickHz: 1000, timelineMemory: 65536, maxTimelines: 8,
+            players: 4,
+            maxCurvePoints: 16, flashSlots: 4, flashSlotSize: 4096, triggerInputs: 1, audio: .none, audioRateHz: 0,
+            keepaliveMs: 500,
             streamMaxSamples: 64, channels: [.init(kind: .lra, resonantDhz: 1700, ratedMv: 2000, maxMv: 3300)])
         var configuration = LinkConfiguration(role: .board(bootEpoch: bootEpoch, info: info))
         configuration.maxPayload = maxPayload
@@ -69,7 +78,9 @@ public struct LinkSimulation: Sendable {
 
     /// Runs until `deadline` or until `stop` returns true (checked after every event). Returns whether `stop` held.
     @discardableResult
-    public mutating func run(until deadline: MonotonicInstant, stop: (inout LinkSimulation) -> Bool = { _ in false }) -> Bool {
+    public mutating func run(
+        until deadline: MonotonicInstant, stop: (inout LinkSimulation) -> Bool = { _ in false }
+    ) -> Bool {
         var stepsWithoutProgress = 0
         while let next = nextEventTime, next <= deadline {
             stepsWithoutProgress = next <= now ? stepsWithoutProgress + 1 : 0

@@ -1,4 +1,5 @@
 import ThrumWire
+
 /// The board's free-running microsecond clock as a function of host time: an offset and a drift.
 public struct SimulatedBoardClock: Sendable {
     /// Board reading (µs) at host time zero.

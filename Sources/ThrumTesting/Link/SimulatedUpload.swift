@@ -1,4 +1,5 @@
 import ThrumWire
+
 /// Bulk data sent host → board as UPLOAD_CHUNK messages over a ``LinkSimulation``, in virtual time: how the
 /// link tests and `thrum-bench link` measure a transfer. Chunks are cut as they are queued, a few ahead of the
 /// window, each as large as the host's `preferredPayload` at that moment (the board's maximum on a clean line,
@@ -49,7 +50,9 @@ public struct SimulatedUpload: Sendable {
     }
 
     /// Connects (waiting at most `handshake`), then sends the data; nil when no session was established.
-    public func run(over simulation: inout LinkSimulation, handshake: Duration = .seconds(10)) throws(LinkError) -> Outcome? {
+    public func run(
+        over simulation: inout LinkSimulation, handshake: Duration = .seconds(10)
+    ) throws(LinkError) -> Outcome? {
         simulation.connect()
         simulation.run(until: simulation.now + handshake) { $0.host.isEstablished }
         guard simulation.host.isEstablished else { return nil }
@@ -71,7 +74,8 @@ public struct SimulatedUpload: Sendable {
         }
         if let failure { throw failure }
         return Outcome(
-            completed: completed, intact: received == data, seconds: simulation.now.duration(since: start).secondsDouble,
+            completed: completed, intact: received == data,
+            seconds: simulation.now.duration(since: start).secondsDouble,
             dataBytes: data.count, forwardLineBytes: simulation.toBoard.statistics.bytesOnLine - forwardBefore,
             reverseLineBytes: simulation.toHost.statistics.bytesOnLine - reverseBefore,
             retransmissions: simulation.host.statistics.retransmissions - retransmissionsBefore,
@@ -100,7 +104,8 @@ public struct SimulatedUpload: Sendable {
                 let end = min(data.count, queuedUpTo + room)
                 try simulation.hostSend(
                     .uploadChunk(
-                        tag: UInt16(truncatingIfNeeded: count), handle: 0, offset: UInt32(queuedUpTo), data: Array(data[queuedUpTo..<end])))
+                        tag: UInt16(truncatingIfNeeded: count), handle: 0, offset: UInt32(queuedUpTo),
+                        data: Array(data[queuedUpTo..<end])))
                 smallest = min(smallest, end - queuedUpTo)
                 queuedUpTo = end
                 count += 1
@@ -123,7 +128,8 @@ public struct UploadSweep: Sendable {
     /// Runs `upload(seed, faults)` for the clean line (`.none`, seed `cleanSeed`) and for each of `seeds`.
     public init(
         seeds: some Sequence<UInt64>, cleanSeed: UInt64 = 1,
-        upload: (_ seed: UInt64, _ faults: VirtualLine.Faults) throws -> SimulatedUpload.Outcome, faults: VirtualLine.Faults
+        upload: (_ seed: UInt64, _ faults: VirtualLine.Faults) throws -> SimulatedUpload.Outcome,
+        faults: VirtualLine.Faults
     ) rethrows {
         clean = try upload(cleanSeed, .none)
         runs = try seeds.map { Run(seed: $0, outcome: try upload($0, faults)) }

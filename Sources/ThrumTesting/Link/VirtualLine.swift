@@ -1,4 +1,5 @@
 import ThrumWire
+
 /// One direction of a serial line in virtual time, for tests and benchmarks (no I/O, no sleeping):
 /// bytes are serialised at the baud rate (10 bits per byte), then delivered in USB-sized packets after
 /// a random latency, in order. Faults are applied per written frame, from a seed, so a run replays exactly.
@@ -54,7 +55,10 @@ public struct VirtualLine: Sendable {
     private var pending: [(at: MonotonicInstant, bytes: [UInt8])] = []
     private var pendingHead = 0
 
-    public init(baud: Double?, latency: ClosedRange<Duration> = .zero ... .zero, packetSize: Int = 64, faults: Faults = .none, seed: UInt64) {
+    public init(
+        baud: Double?, latency: ClosedRange<Duration> = .zero ... .zero, packetSize: Int = 64, faults: Faults = .none,
+        seed: UInt64
+    ) {
         self.baud = baud
         self.latency = latency
         self.packetSize = max(1, packetSize)

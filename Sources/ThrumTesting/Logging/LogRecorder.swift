@@ -1,6 +1,6 @@
 import Foundation
-import ThrumTransport
 import Logging
+import ThrumTransport
 
 /// A swift-log backend that keeps what is logged in memory, for tests that check what Thrum (or
 /// the app) logs: give ``handler(label:)`` to an engine on a manual clock
@@ -49,7 +49,10 @@ public final class LogRecorder: @unchecked Sendable {
 
         func log(event: LogEvent) {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            recorder.record(Entry(label: label, level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" }))
+            recorder.record(
+                Entry(
+                    label: label, level: event.level, message: "\(event.message)",
+                    metadata: merged.mapValues { "\($0)" }))
         }
     }
 }

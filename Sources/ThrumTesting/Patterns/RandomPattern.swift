@@ -20,7 +20,8 @@ public struct RandomPatternShape: Sendable {
     public var audioWaveforms: Bool
 
     public init(
-        events: ClosedRange<Int>, parameters: ClosedRange<Int>, curves: ClosedRange<Int>, pointsPerCurve: ClosedRange<Int>,
+        events: ClosedRange<Int>, parameters: ClosedRange<Int>, curves: ClosedRange<Int>,
+        pointsPerCurve: ClosedRange<Int>,
         latestStart: Double, longestEvent: Double, curveSpan: Double, transientDurations: Bool, audioWaveforms: Bool
     ) {
         self.events = events
@@ -47,7 +48,8 @@ public struct RandomPatternShape: Sendable {
 
 extension HapticPattern {
     /// A random pattern of `shape`, drawn from `rng` (seed it for a reproducible pattern).
-    public static func random(_ shape: RandomPatternShape, using rng: inout some RandomNumberGenerator) -> HapticPattern {
+    public static func random(_ shape: RandomPatternShape, using rng: inout some RandomNumberGenerator) -> HapticPattern
+    {
         var pattern = HapticPattern()
         for _ in 0..<Int.random(in: shape.events, using: &rng) {
             let type = HapticEventType.allCases.randomElement(using: &rng)!
@@ -61,24 +63,31 @@ extension HapticPattern {
             if shape.audioWaveforms, type == .audioCustom {
                 switch Int.random(in: 0...2, using: &rng) {
                 case 0: waveform = AudioWaveform(path: "sound\(Int.random(in: 0...3, using: &rng)).wav")
-                case 1: waveform = AudioWaveform(resourceID: Int.random(in: 0...1000, using: &rng), loopEnabled: Bool.random(using: &rng))
+                case 1:
+                    waveform = AudioWaveform(
+                        resourceID: Int.random(in: 0...1000, using: &rng), loopEnabled: Bool.random(using: &rng))
                 default: waveform = nil
                 }
             }
-            pattern.events.append(HapticEvent(type, time: time, duration: duration, parameters: parameters, waveform: waveform))
+            pattern.events.append(
+                HapticEvent(type, time: time, duration: duration, parameters: parameters, waveform: waveform))
         }
         for _ in 0..<Int.random(in: shape.parameters, using: &rng) {
             let id = DynamicParameterID.allCases.randomElement(using: &rng)!
-            pattern.parameters.append(DynamicParameter(
-                id, value: Float.random(in: id.range.min...id.range.max, using: &rng), time: Double.random(in: 0...shape.latestStart, using: &rng)))
+            pattern.parameters.append(
+                DynamicParameter(
+                    id, value: Float.random(in: id.range.min...id.range.max, using: &rng),
+                    time: Double.random(in: 0...shape.latestStart, using: &rng)))
         }
         for _ in 0..<Int.random(in: shape.curves, using: &rng) {
             let id = DynamicParameterID.allCases.randomElement(using: &rng)!
             let points = (0..<Int.random(in: shape.pointsPerCurve, using: &rng)).map { _ in
                 ControlPoint(
-                    time: Double.random(in: 0...shape.curveSpan, using: &rng), value: Float.random(in: id.range.min...id.range.max, using: &rng))
+                    time: Double.random(in: 0...shape.curveSpan, using: &rng),
+                    value: Float.random(in: id.range.min...id.range.max, using: &rng))
             }
-            pattern.parameterCurves.append(ParameterCurve(id, time: Double.random(in: 0...shape.latestStart, using: &rng), controlPoints: points))
+            pattern.parameterCurves.append(
+                ParameterCurve(id, time: Double.random(in: 0...shape.latestStart, using: &rng), controlPoints: points))
         }
         return pattern
     }

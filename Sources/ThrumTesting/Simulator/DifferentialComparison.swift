@@ -1,5 +1,5 @@
-import ThrumSimulator
 import ThrumModel
+import ThrumSimulator
 import ThrumTimeline
 
 /// SEMANTICS.md §10: the firmware's rendering (the simulator's trace) against the reference
@@ -33,16 +33,19 @@ public struct DifferentialReport: Sendable, CustomStringConvertible {
     public static let sharpnessFloor: Float = 0.05
 
     public var passed: Bool {
-        intensity.value <= Self.valueBound && sharpness.value <= Self.valueBound && Double(timing.value) <= Double(Self.timingBoundTicks) * tickPeriod + 1e-9
+        intensity.value <= Self.valueBound && sharpness.value <= Self.valueBound
+            && Double(timing.value) <= Double(Self.timingBoundTicks) * tickPeriod + 1e-9
     }
     var tickPeriod = 0.001
 
     public var description: String {
-        func at(_ w: Worst) -> String { String(format: "%.5f at t=%.4f s (firmware %.5f, reference %.5f)", w.value, w.time, w.firmware, w.reference) }
+        func at(_ w: Worst) -> String {
+            String(format: "%.5f at t=%.4f s (firmware %.5f, reference %.5f)", w.value, w.time, w.firmware, w.reference)
+        }
         return """
-        \(name): \(ticks) ticks; intensity \(at(intensity)); same tick \(at(intensitySameTick)); \
-        sharpness \(at(sharpness)); timing \(String(format: "%.4f s at t=%.4f s", Float(timing.value), timing.time))
-        """
+            \(name): \(ticks) ticks; intensity \(at(intensity)); same tick \(at(intensitySameTick)); \
+            sharpness \(at(sharpness)); timing \(String(format: "%.4f s at t=%.4f s", Float(timing.value), timing.time))
+            """
     }
 }
 
@@ -61,11 +64,14 @@ public enum DifferentialComparison {
         perturb(&firmware)
         // The board reads a decay's timing control at its first tick after the attack (§10).
         let playback = Playback(pattern: decoded, startTime: 0, decayReadTick: 1 / Double(tickRate))
-        let reference = ReferenceRenderer.render([playback], channels: 1, sampleRate: Double(tickRate), from: 0, to: end)[0]
+        let reference = ReferenceRenderer.render(
+            [playback], channels: 1, sampleRate: Double(tickRate), from: 0, to: end)[0]
         return compare(firmware: firmware, reference: reference, name: name)
     }
 
-    static func compare(firmware: FirmwareRendering.Lanes, reference: RenderedChannel, name: String) -> DifferentialReport {
+    static func compare(
+        firmware: FirmwareRendering.Lanes, reference: RenderedChannel, name: String
+    ) -> DifferentialReport {
         var report = DifferentialReport(name: name)
         let period = 1 / firmware.tickRate
         report.tickPeriod = period
@@ -75,7 +81,10 @@ public enum DifferentialComparison {
         func distance(_ value: Float, _ lane: [Float], around k: Int, ticks: Int) -> Float {
             let from = max(0, k - ticks), to = min(count - 1, k + ticks)
             var lo = lane[from], hi = lane[from]
-            for index in from...to { lo = min(lo, lane[index]); hi = max(hi, lane[index]) }
+            for index in from...to {
+                lo = min(lo, lane[index])
+                hi = max(hi, lane[index])
+            }
             return max(lo - value, value - hi, 0)
         }
         for k in 0..<count {
@@ -92,14 +101,18 @@ public enum DifferentialComparison {
             // Timing: the smallest shift that brings the sample within the value bound.
             if same > DifferentialReport.valueBound {
                 var shift = 1
-                while shift < 50, distance(fi, ri, around: k, ticks: shift) > DifferentialReport.valueBound { shift += 1 }
+                while shift < 50, distance(fi, ri, around: k, ticks: shift) > DifferentialReport.valueBound {
+                    shift += 1
+                }
                 let seconds = Double(shift) * period
                 if Float(seconds) > report.timing.value {
                     report.timing = .init(value: Float(seconds), time: t, firmware: fi, reference: ri[k])
                 }
             }
             let from = max(0, k - 1), to = min(count - 1, k + 1)
-            if (from...to).allSatisfy({ ri[$0] > DifferentialReport.sharpnessFloor && firmware.intensity[$0] > DifferentialReport.sharpnessFloor }) {
+            if (from...to).allSatisfy({
+                ri[$0] > DifferentialReport.sharpnessFloor && firmware.intensity[$0] > DifferentialReport.sharpnessFloor
+            }) {
                 let fs = firmware.sharpness[k]
                 let error = distance(fs, rs, around: k, ticks: 1)
                 if error > report.sharpness.value {

@@ -14,7 +14,7 @@ package struct ChunkedBytes {
     /// Takes up to `limit` bytes from the front.
     package mutating func take(upTo limit: Int) -> [UInt8] {
         let size = min(count, limit)
-        let chunk = Array(storage[head ..< head + size])
+        let chunk = Array(storage[head..<head + size])
         head += size
         if head == storage.count {
             removeAll()

@@ -45,7 +45,9 @@ package final class Locked<Value>: @unchecked Sendable {
 
     /// Blocks the calling thread until `ready` holds, then runs `body` under the same lock.
     /// Only for dedicated threads, never from async code (it would block a cooperative thread).
-    package func wait<Result>(until ready: (Value) -> Bool, then body: (inout Value) throws -> Result) rethrows -> Result {
+    package func wait<Result>(
+        until ready: (Value) -> Bool, then body: (inout Value) throws -> Result
+    ) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)

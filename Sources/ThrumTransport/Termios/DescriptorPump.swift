@@ -1,10 +1,11 @@
+import Foundation
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import SystemPackage
 
 /// Moves bytes between one non-blocking file descriptor and async Swift, on a dedicated thread
 /// that sleeps in `poll(2)`: the cooperative pool never blocks on the device.
@@ -180,8 +181,10 @@ final class DescriptorPump: @unchecked Sendable {
             }
             if hangUp, !hungUp {
                 hungUp = true
-                endWrites(TransportError(.disconnected, device: device, operation: "poll",
-                                         detail: "the line hung up: the device was unplugged or the other side closed"))
+                endWrites(
+                    TransportError(
+                        .disconnected, device: device, operation: "poll",
+                        detail: "the line hung up: the device was unplugged or the other side closed"))
             }
             if !hungUp, ready & Int16(POLLOUT) != 0 {
                 flushWrites()
@@ -201,16 +204,20 @@ final class DescriptorPump: @unchecked Sendable {
             do {
                 let count = try calls.read(descriptor, window)
                 if count == 0 {
-                    endInput(TransportError(.disconnected, device: device, operation: "read",
-                                            detail: "end of file: the other side closed"))
+                    endInput(
+                        TransportError(
+                            .disconnected, device: device, operation: "read",
+                            detail: "end of file: the other side closed"))
                     return false
                 }
                 incoming.append(UnsafeRawBufferPointer(rebasing: window[..<count]))
                 if count < window.count { return true }
-            } catch where error == .wouldBlock {
+            } catch  where error == .wouldBlock {
                 guard hungUp else { return true }
-                endInput(TransportError(.disconnected, device: device, operation: "poll",
-                                        detail: "the line hung up: the device was unplugged or the other side closed"))
+                endInput(
+                    TransportError(
+                        .disconnected, device: device, operation: "poll",
+                        detail: "the line hung up: the device was unplugged or the other side closed"))
                 return false
             } catch {
                 endInput(TransportError.system(error.rawValue, operation: "read", device: device))
@@ -242,8 +249,9 @@ final class DescriptorPump: @unchecked Sendable {
 
     private func writeFailure(_ code: Int32) -> TransportError {
         if code == EPIPE || code == ENXIO || code == ENODEV {
-            return TransportError(.disconnected, device: device, operation: "write", errno: code,
-                                  detail: "the device is gone: it was unplugged or the other side closed")
+            return TransportError(
+                .disconnected, device: device, operation: "write", errno: code,
+                detail: "the device is gone: it was unplugged or the other side closed")
         }
         return TransportError.system(code, operation: "write", device: device)
     }

@@ -1,9 +1,10 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemPackage
 
 /// A new pseudo-terminal pair: the controlling side as a transport, and the path of the device
 /// side, which a client opens like a serial port (`TermiosTransport.open(path:)`, `screen`, ...).
@@ -22,7 +23,8 @@ public struct PseudoTerminal: Sendable {
         var companions: [FileDescriptor] = []
         if keepDeviceOpen {
             do {
-                companions.append(try SystemCalls.live.open(path, [.noControllingTerminal, .nonBlocking, .closeOnExec]))
+                companions.append(
+                    try SystemCalls.live.open(path, [.noControllingTerminal, .nonBlocking, .closeOnExec]))
             } catch {
                 SystemCalls.live.close(descriptor)
                 throw TransportError.system(error.rawValue, operation: "open", device: path)
@@ -55,7 +57,7 @@ private func openController() throws(TransportError) -> (descriptor: FileDescrip
         throw TransportError.system(error.rawValue, operation: "open", device: "/dev/ptmx")
     }
     let descriptor = controller.rawValue
-    let lockRequest: UInt = 0x4004_5431    // TIOCSPTLCK = _IOW('T', 0x31, int)
+    let lockRequest: UInt = 0x4004_5431  // TIOCSPTLCK = _IOW('T', 0x31, int)
     let numberRequest: UInt = 0x8004_5430  // TIOCGPTN = _IOR('T', 0x30, unsigned int)
     var unlock: Int32 = 0
     guard ioctl(descriptor, lockRequest, &unlock) == 0 else { throw fail("ioctl(TIOCSPTLCK)", closing: descriptor) }

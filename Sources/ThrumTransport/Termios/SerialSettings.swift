@@ -73,13 +73,17 @@ public struct SerialSettings: Sendable, Equatable {
     /// calls it, so the words are the same whichever opens the port).
     public func validate(device: String) throws(TransportError) {
         guard SerialSettings.speed(for: baudRate) != nil else {
-            let hint = baudRate == 1200
+            let hint =
+                baudRate == 1200
                 ? "1200 baud is refused: it reboots native-USB boards into their bootloader"
                 : "supported rates: \(SerialSettings.supportedBaudRates.map(String.init).joined(separator: ", "))"
-            throw TransportError(.unsupportedConfiguration, device: device, detail: "baud rate \(baudRate) is not supported; \(hint)")
+            throw TransportError(
+                .unsupportedConfiguration, device: device, detail: "baud rate \(baudRate) is not supported; \(hint)")
         }
         guard receiveBufferSize > 0 else {
-            throw TransportError(.unsupportedConfiguration, device: device, detail: "receive buffer size must be positive, not \(receiveBufferSize)")
+            throw TransportError(
+                .unsupportedConfiguration, device: device,
+                detail: "receive buffer size must be positive, not \(receiveBufferSize)")
         }
     }
 
@@ -119,7 +123,9 @@ public struct SerialSettings: Sendable, Equatable {
         let localOff = tcflag_t(ICANON | ECHO | ECHONL | ISIG | IEXTEN)
         if actual.c_lflag & localOff != 0 { return "line discipline still cooks input (ICANON/ECHO/ISIG)" }
         if actual.c_oflag & tcflag_t(OPOST) != 0 { return "output post-processing (OPOST) still on" }
-        if actual.c_iflag & tcflag_t(ICRNL | INLCR | IGNCR | IXON) != 0 { return "input translation (ICRNL/INLCR/IGNCR/IXON) still on" }
+        if actual.c_iflag & tcflag_t(ICRNL | INLCR | IGNCR | IXON) != 0 {
+            return "input translation (ICRNL/INLCR/IGNCR/IXON) still on"
+        }
         if actual.c_cflag & tcflag_t(CSIZE) != tcflag_t(CS8) { return "character size is not 8 bits" }
         if actual.c_cflag & tcflag_t(PARENB) != 0 { return "parity still on" }
         var readBack = actual

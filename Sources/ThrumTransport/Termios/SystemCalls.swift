@@ -1,9 +1,10 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemPackage
 
 /// The C calls the termios transport makes, gathered in one value so that tests can replace
 /// them and force errors (EAGAIN, EIO on unplug, EOF, ENOENT, EACCES, EBUSY) without hardware.
@@ -73,7 +74,10 @@ extension SystemCalls {
         },
         poll: { fds, timeout throws(Errno) in
             let count = fds.count
-            return Int(try retrying { fds.withUnsafeMutableBufferPointer { system_poll($0.baseAddress, nfds_t(count), timeout) } })
+            return Int(
+                try retrying {
+                    fds.withUnsafeMutableBufferPointer { system_poll($0.baseAddress, nfds_t(count), timeout) }
+                })
         },
         isatty: { fd throws(Errno) in
             if system_isatty(fd.rawValue) != 1 { throw Errno(rawValue: errno) }
@@ -101,11 +105,19 @@ extension SystemCalls {
 }
 
 // The C functions under names that the closure parameters above cannot shadow.
-@inline(__always) private func system_poll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32 { poll(fds, count, timeout) }
+@inline(__always) private func system_poll(
+    _ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32
+) -> Int32 { poll(fds, count, timeout) }
 @inline(__always) private func system_isatty(_ fd: Int32) -> Int32 { isatty(fd) }
-@inline(__always) private func system_tcgetattr(_ fd: Int32, _ settings: UnsafeMutablePointer<termios>) -> Int32 { tcgetattr(fd, settings) }
-@inline(__always) private func system_tcsetattr(_ fd: Int32, _ action: Int32, _ settings: UnsafePointer<termios>) -> Int32 { tcsetattr(fd, action, settings) }
+@inline(__always) private func system_tcgetattr(_ fd: Int32, _ settings: UnsafeMutablePointer<termios>) -> Int32 {
+    tcgetattr(fd, settings)
+}
+@inline(__always) private func system_tcsetattr(
+    _ fd: Int32, _ action: Int32, _ settings: UnsafePointer<termios>
+) -> Int32 { tcsetattr(fd, action, settings) }
 @inline(__always) private func system_tcflush(_ fd: Int32, _ queue: Int32) -> Int32 { tcflush(fd, queue) }
 @inline(__always) private func system_ioctl(_ fd: Int32, _ request: UInt) -> Int32 { ioctl(fd, request) }
 @inline(__always) private func system_fcntl(_ fd: Int32, _ command: Int32) -> Int32 { fcntl(fd, command) }
-@inline(__always) private func system_fcntl(_ fd: Int32, _ command: Int32, _ value: Int32) -> Int32 { fcntl(fd, command, value) }
+@inline(__always) private func system_fcntl(_ fd: Int32, _ command: Int32, _ value: Int32) -> Int32 {
+    fcntl(fd, command, value)
+}

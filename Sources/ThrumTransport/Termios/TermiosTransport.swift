@@ -1,9 +1,10 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SystemPackage
 
 /// A tty or pseudo-terminal opened with plain termios: raw 8N1 at the chosen rate, reads and
 /// writes on a dedicated thread (see `DescriptorPump`).
@@ -16,11 +17,15 @@ public final class TermiosTransport: ByteTransport {
 
     /// Opens the device at `path` (`O_RDWR | O_NOCTTY | O_NONBLOCK`) and puts it in raw mode.
     /// Errors name the device, the failing call and the OS error, with a hint (see ``TransportError``).
-    public static func open(path: String, settings: SerialSettings = SerialSettings()) throws(TransportError) -> TermiosTransport {
+    public static func open(
+        path: String, settings: SerialSettings = SerialSettings()
+    ) throws(TransportError) -> TermiosTransport {
         try open(path: path, settings: settings, calls: .live)
     }
 
-    static func open(path: String, settings: SerialSettings, calls: SystemCalls) throws(TransportError) -> TermiosTransport {
+    static func open(
+        path: String, settings: SerialSettings, calls: SystemCalls
+    ) throws(TransportError) -> TermiosTransport {
         try settings.validate(device: path)
         let descriptor: FileDescriptor
         do {
@@ -33,7 +38,9 @@ public final class TermiosTransport: ByteTransport {
 
     /// Takes over an open terminal descriptor (it is closed with the transport). With `settings`,
     /// the line is configured as by ``open(path:settings:)``; with nil it is used as it is.
-    public convenience init(adopting descriptor: Int32, name: String, settings: SerialSettings? = SerialSettings()) throws(TransportError) {
+    public convenience init(
+        adopting descriptor: Int32, name: String, settings: SerialSettings? = SerialSettings()
+    ) throws(TransportError) {
         try self.init(descriptor: FileDescriptor(rawValue: descriptor), name: name, settings: settings, calls: .live)
     }
 

@@ -83,7 +83,9 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Decodes the bytes between two delimiters.
-    public static func decodePiece(_ encoded: [UInt8], maxPayload: Int = FrameLimits.absoluteMaxPayload) -> Result<Frame, FrameRejection> {
+    public static func decodePiece(
+        _ encoded: [UInt8], maxPayload: Int = FrameLimits.absoluteMaxPayload
+    ) -> Result<Frame, FrameRejection> {
         let plain: [UInt8]
         switch COBS.decode(encoded) {
         case .success(let bytes): plain = bytes
@@ -92,7 +94,8 @@ public struct FrameDecoder: Sendable {
         guard plain.count >= FrameLimits.overhead else { return .failure(.tooShort) }
         guard plain.count - FrameLimits.overhead <= maxPayload else { return .failure(.oversize) }
         let crcStart = plain.count - 4
-        let stated = UInt32(plain[crcStart]) | UInt32(plain[crcStart + 1]) << 8
+        let stated =
+            UInt32(plain[crcStart]) | UInt32(plain[crcStart + 1]) << 8
             | UInt32(plain[crcStart + 2]) << 16 | UInt32(plain[crcStart + 3]) << 24
         guard CRC32C.checksum(plain[..<crcStart]) == stated else { return .failure(.crcMismatch) }
         return FrameHeader.parse(plain[..<FrameHeader.size]).map { header in

@@ -36,7 +36,10 @@ public struct FrameHeader: Equatable, Hashable, Sendable {
     public var window: UInt8
     public var type: UInt8
 
-    public init(channel: Channel, nak: Bool = false, epoch: UInt16, seq: UInt8 = 0, ack: UInt8 = 0, window: UInt8 = 0, type: UInt8) {
+    public init(
+        channel: Channel, nak: Bool = false, epoch: UInt16, seq: UInt8 = 0, ack: UInt8 = 0, window: UInt8 = 0,
+        type: UInt8
+    ) {
         self.channel = channel
         self.nak = nak
         self.epoch = epoch
@@ -65,8 +68,9 @@ public struct FrameHeader: Equatable, Hashable, Sendable {
         guard flags & ~(channelMask | nakFlag) == 0 else { return .failure(.badFlags) }
         guard let channel = Channel(rawValue: flags & channelMask) else { return .failure(.badChannel) }
         let epoch = UInt16(bytes[base + 2]) | UInt16(bytes[base + 3]) << 8
-        return .success(FrameHeader(
-            channel: channel, nak: flags & nakFlag != 0, epoch: epoch,
-            seq: bytes[base + 4], ack: bytes[base + 5], window: bytes[base + 6], type: bytes[base + 7]))
+        return .success(
+            FrameHeader(
+                channel: channel, nak: flags & nakFlag != 0, epoch: epoch,
+                seq: bytes[base + 4], ack: bytes[base + 5], window: bytes[base + 6], type: bytes[base + 7]))
     }
 }

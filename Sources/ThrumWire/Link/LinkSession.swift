@@ -143,7 +143,9 @@ public struct LinkSession: Sendable {
     public var framing: FrameDecoder.Statistics { decoder.statistics }
 
     /// Queues or sends a message on its channel (ERROR goes on `errorChannel`).
-    public mutating func send(_ message: WireMessage, at now: MonotonicInstant, errorChannel: Channel = .control) throws(LinkError) {
+    public mutating func send(
+        _ message: WireMessage, at now: MonotonicInstant, errorChannel: Channel = .control
+    ) throws(LinkError) {
         let spec = message.type.spec
         if spec.direction == (isBoard ? .hostToBoard : .boardToHost) { throw .wrongDirection(message.type) }
         guard phase == .established else { throw .notConnected }
@@ -155,7 +157,9 @@ public struct LinkSession: Sendable {
         }
         switch spec.channel {
         case .reliable:
-            guard sender.pendingCount < configuration.maxQueuedMessages else { throw .queueFull(limit: configuration.maxQueuedMessages) }
+            guard sender.pendingCount < configuration.maxQueuedMessages else {
+                throw .queueFull(limit: configuration.maxQueuedMessages)
+            }
             sender.enqueue(type: spec.id, payload: payload)
         case .realtime:
             realtimeSeq &+= 1
@@ -164,7 +168,9 @@ public struct LinkSession: Sendable {
             emit(.control, type: spec.id, payload: payload)
         case .any:
             if errorChannel == .reliable {
-                guard sender.pendingCount < configuration.maxQueuedMessages else { throw .queueFull(limit: configuration.maxQueuedMessages) }
+                guard sender.pendingCount < configuration.maxQueuedMessages else {
+                    throw .queueFull(limit: configuration.maxQueuedMessages)
+                }
                 sender.enqueue(type: spec.id, payload: payload)
             } else {
                 emit(.control, type: spec.id, payload: payload)
@@ -197,7 +203,8 @@ public struct LinkSession: Sendable {
                 events.append(.versionMismatch(host: .current, board: board))
                 return
             }
-            openSession(epoch: header.epoch, announcement: message, maxPayload: info.maxPayload, window: info.window, at: now)
+            openSession(
+                epoch: header.epoch, announcement: message, maxPayload: info.maxPayload, window: info.window, at: now)
             pingsSentInSession = 0
             // Keep the board's keep-alive (PROTOCOL.md §8): ping at least every keepalive_ms / 3.
             pingInterval = configuration.clockSync.interval
@@ -235,7 +242,8 @@ public struct LinkSession: Sendable {
             if nonce != sessionNonce || (phase != .established && phase != .incompatible) {
                 epoch = epoch &+ 1 == 0 ? 1 : epoch &+ 1
                 sessionNonce = nonce
-                openSession(epoch: epoch, announcement: message, maxPayload: hello.maxPayload, window: hello.window, at: now)
+                openSession(
+                    epoch: epoch, announcement: message, maxPayload: hello.maxPayload, window: hello.window, at: now)
                 let host = ProtocolVersion(major: hello.major, minor: hello.minor)
                 if host.major == ProtocolVersion.current.major {
                     events.append(.connected(message))
@@ -246,7 +254,9 @@ public struct LinkSession: Sendable {
             }
             if case .board(_, var info) = configuration.role {
                 info.nonce = nonce
-                if let payload = try? MessageCodec.encode(.info(info)) { emit(.control, type: MessageType.info.rawValue, payload: payload) }
+                if let payload = try? MessageCodec.encode(.info(info)) {
+                    emit(.control, type: MessageType.info.rawValue, payload: payload)
+                }
             }
             return
         }
@@ -278,7 +288,9 @@ public struct LinkSession: Sendable {
     private mutating func handleInSession(_ frame: Frame, at now: MonotonicInstant) {
         let header = frame.header
         let bareAck = header.channel == .control && header.type == MessageType.ack.rawValue
-        sender.handle(ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, carrier: ackCarrier(frame), at: now)
+        sender.handle(
+            ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, carrier: ackCarrier(frame),
+            at: now)
         switch header.channel {
         case .control:
             if header.type == MessageType.ack.rawValue { return }
@@ -297,7 +309,9 @@ public struct LinkSession: Sendable {
     /// What `frame` answered, for the sender's round-trip samples.
     private func ackCarrier(_ frame: Frame) -> ReliableSender.AckCarrier {
         let header = frame.header
-        if header.channel == .reliable || (header.channel == .control && header.type == MessageType.ack.rawValue) { return .prompt }
+        if header.channel == .reliable || (header.channel == .control && header.type == MessageType.ack.rawValue) {
+            return .prompt
+        }
         guard header.channel == .control, header.type == MessageType.pong.rawValue,
             case .pong(let pong)? = try? MessageCodec.decode(frame), let pingSent = pingsInFlight[pong.id]
         else { return .untimed }
@@ -326,10 +340,11 @@ public struct LinkSession: Sendable {
 
     private mutating func answerUndecodable(_ frame: Frame, error: MessageCodecError) {
         guard frame.header.channel != .realtime, frame.header.type != MessageType.error.rawValue else { return }
-        let status: WireStatus = switch error {
-        case .unknownType, .wrongDirection: .unknownMessage
-        default: .malformed
-        }
+        let status: WireStatus =
+            switch error {
+            case .unknownType, .wrongDirection: .unknownMessage
+            default: .malformed
+            }
         let reply = WireMessage.error(
             status: status, refType: frame.header.type, refSeq: frame.header.seq,
             detail: String(error.description.utf8.prefix(64)) ?? error.reason)
@@ -355,15 +370,20 @@ public struct LinkSession: Sendable {
         let hello = WireMessage.hello(
             major: MessageCatalog.major, minor: MessageCatalog.minor, maxPayload: UInt16(configuration.maxPayload),
             window: UInt8(configuration.receiveWindow), nonce: nonce)
-        if let payload = try? MessageCodec.encode(hello) { emitRaw(.control, epoch: 0, type: MessageType.hello.rawValue, payload: payload) }
+        if let payload = try? MessageCodec.encode(hello) {
+            emitRaw(.control, epoch: 0, type: MessageType.hello.rawValue, payload: payload)
+        }
     }
 
     private mutating func sendPing(at now: MonotonicInstant) {
         pingID &+= 1
         pingsInFlight[pingID] = now
         pingsInFlight = pingsInFlight.filter { now.duration(since: $0.value) < .seconds(5) }
-        let ping = WireMessage.ping(id: pingID, hostTime: UInt32(truncatingIfNeeded: now.nanoseconds / 1000), reserved0: 0, reserved1: 0)
-        if let payload = try? MessageCodec.encode(ping) { emit(.control, type: MessageType.ping.rawValue, payload: payload) }
+        let ping = WireMessage.ping(
+            id: pingID, hostTime: UInt32(truncatingIfNeeded: now.nanoseconds / 1000), reserved0: 0, reserved1: 0)
+        if let payload = try? MessageCodec.encode(ping) {
+            emit(.control, type: MessageType.ping.rawValue, payload: payload)
+        }
         statistics.pingsSent += 1
         pingsSentInSession += 1
         let policy = configuration.clockSync
@@ -413,7 +433,8 @@ public struct LinkSession: Sendable {
     }
 
     private mutating func emitRaw(_ channel: Channel, epoch: UInt16, type: UInt8, payload: [UInt8]) {
-        let header = FrameHeader(channel: channel, epoch: epoch, window: UInt8(min(configuration.receiveWindow, 127)), type: type)
+        let header = FrameHeader(
+            channel: channel, epoch: epoch, window: UInt8(min(configuration.receiveWindow, 127)), type: type)
         append(FrameEncoder.encode(header: header, payload: payload), payload: payload.count)
     }
 

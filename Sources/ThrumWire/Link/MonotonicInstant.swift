@@ -11,7 +11,8 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 
     public static func + (lhs: Self, rhs: Duration) -> Self {
         let delta = rhs.nanosecondsClamped
-        return MonotonicInstant(nanoseconds: delta >= 0 ? lhs.nanoseconds &+ UInt64(delta) : lhs.nanoseconds &- UInt64(-delta))
+        return MonotonicInstant(
+            nanoseconds: delta >= 0 ? lhs.nanoseconds &+ UInt64(delta) : lhs.nanoseconds &- UInt64(-delta))
     }
 
     /// Signed distance `self - other`.

@@ -91,7 +91,10 @@ struct ReliableSender: Sendable {
 
     /// Applies the ack, window and NAK flag carried by any frame of the current epoch. `bareAck`: the frame is
     /// an ACK.
-    mutating func handle(ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, carrier: AckCarrier = .prompt, at now: MonotonicInstant) {
+    mutating func handle(
+        ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, carrier: AckCarrier = .prompt,
+        at now: MonotonicInstant
+    ) {
         lastHeard = now
         peerWindow = Int(min(window, 127))
         let lastAcked = nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
@@ -171,7 +174,8 @@ struct ReliableSender: Sendable {
     /// - It covers a frame besides the oldest whose last copy left before the timeout: the receiver keeps
     ///   nothing after a gap, so it had the oldest's earlier copy (the line keeps order).
     /// - It came sooner after the timeout than half the fastest round trip seen: too soon to answer the resend.
-    private func timeoutWasSpurious(at since: MonotonicInstant, acknowledgedFrames: Int, now: MonotonicInstant) -> Bool {
+    private func timeoutWasSpurious(at since: MonotonicInstant, acknowledgedFrames: Int, now: MonotonicInstant) -> Bool
+    {
         if inFlight[1..<acknowledgedFrames].contains(where: { ($0.lastSent ?? since) < since }) { return true }
         guard let fastest = timer.fastestRoundTrip else { return false }
         return now.duration(since: since) < fastest / 2
@@ -184,7 +188,8 @@ struct ReliableSender: Sendable {
     /// would wait a whole timeout. Lost acknowledgements only make the count come up short.
     private mutating func detectLostResend() {
         guard let oldest = inFlight.first, !oldest.needsSending else { return }
-        let sentBefore = Int(truncatingIfNeeded: oldest.lastTransmission) - Int(truncatingIfNeeded: progressTransmission) - 1
+        let sentBefore =
+            Int(truncatingIfNeeded: oldest.lastTransmission) - Int(truncatingIfNeeded: progressTransmission) - 1
         guard sentBefore >= 0, duplicateAcks > sentBefore + 1 else { return }
         duplicateAckResends += 1
         payloadSize.recordLost(payload: oldest.payload.count)

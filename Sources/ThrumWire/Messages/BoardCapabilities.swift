@@ -59,9 +59,12 @@ public struct BoardCapabilities: Equatable, Sendable {
     }
 
     public init(info: WireMessage.Info) throws(InvalidCapabilities) {
-        func checked<Value: BinaryInteger>(_ value: Value, _ name: String, in range: ClosedRange<Int>) throws(InvalidCapabilities) -> Int {
+        func checked<Value: BinaryInteger>(
+            _ value: Value, _ name: String, in range: ClosedRange<Int>
+        ) throws(InvalidCapabilities) -> Int {
             guard range.contains(Int(value)) else {
-                throw InvalidCapabilities(field: name, problem: "\(value) outside \(range.lowerBound)…\(range.upperBound)")
+                throw InvalidCapabilities(
+                    field: name, problem: "\(value) outside \(range.lowerBound)…\(range.upperBound)")
             }
             return Int(value)
         }
@@ -69,7 +72,8 @@ public struct BoardCapabilities: Equatable, Sendable {
         firmware = info.firmware
         boardName = info.board
         serialNumber = info.serial
-        maxPayload = try checked(info.maxPayload, "max_payload", in: FrameLimits.minimumMaxPayload...FrameLimits.absoluteMaxPayload)
+        maxPayload = try checked(
+            info.maxPayload, "max_payload", in: FrameLimits.minimumMaxPayload...FrameLimits.absoluteMaxPayload)
         receiveWindow = try checked(info.window, "window", in: 1...127)
         tickRate = try checked(info.tickHz, "tick_hz", in: 1...1_000_000)
         timelineMemory = Int(info.timelineMemory)
@@ -79,13 +83,14 @@ public struct BoardCapabilities: Equatable, Sendable {
         flashSlots = Int(info.flashSlots)
         flashSlotSize = Int(info.flashSlotSize)
         triggerInputs = Int(info.triggerInputs)
-        audio = switch info.audio {
-        case .none: .none
-        case .pwmBuzzer: .pwmBuzzer
-        case .dacSpeaker: .dacSpeaker
-        case .simulated: .simulated
-        case let other: .unknown(other.rawValue)
-        }
+        audio =
+            switch info.audio {
+            case .none: .none
+            case .pwmBuzzer: .pwmBuzzer
+            case .dacSpeaker: .dacSpeaker
+            case .simulated: .simulated
+            case let other: .unknown(other.rawValue)
+            }
         audioSampleRate = Int(info.audioRateHz)
         keepAlive = .milliseconds(try checked(info.keepaliveMs, "keepalive_ms", in: 1...65535))
         streamMaxSamples = Int(info.streamMaxSamples)

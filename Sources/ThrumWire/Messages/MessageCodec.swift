@@ -3,7 +3,9 @@
 /// bytes. Decoding reads each field only after checking that its bytes are there, checks every
 /// count against its maximum before using it, and rejects trailing bytes.
 public enum MessageCodec {
-    public static func encode(_ message: WireMessage, maxPayload: Int = FrameLimits.absoluteMaxPayload) throws(MessageCodecError) -> [UInt8] {
+    public static func encode(
+        _ message: WireMessage, maxPayload: Int = FrameLimits.absoluteMaxPayload
+    ) throws(MessageCodecError) -> [UInt8] {
         var writer = PayloadWriter(message: message.type.name)
         try message.encodeFields(into: &writer)
         guard writer.bytes.count <= maxPayload else {
@@ -52,7 +54,8 @@ struct PayloadWriter {
 
     /// A u8 item count, then each item; more than `max` items is an error naming the field.
     mutating func list<Item>(
-        _ items: [Item], max: Int, field: String, _ encode: (inout PayloadWriter, Item, String) throws(MessageCodecError) -> Void
+        _ items: [Item], max: Int, field: String,
+        _ encode: (inout PayloadWriter, Item, String) throws(MessageCodecError) -> Void
     ) throws(MessageCodecError) {
         guard items.count <= max else { throw .outOfRange(message: message, field: field, value: Int64(items.count)) }
         bytes.append(UInt8(items.count))
@@ -78,8 +81,12 @@ struct PayloadReader {
     mutating func u8(_ field: String) throws(MessageCodecError) -> UInt8 { UInt8(try unsigned(1, field: field)) }
     mutating func u16(_ field: String) throws(MessageCodecError) -> UInt16 { UInt16(try unsigned(2, field: field)) }
     mutating func u32(_ field: String) throws(MessageCodecError) -> UInt32 { UInt32(try unsigned(4, field: field)) }
-    mutating func i16(_ field: String) throws(MessageCodecError) -> Int16 { Int16(truncatingIfNeeded: try unsigned(2, field: field)) }
-    mutating func i32(_ field: String) throws(MessageCodecError) -> Int32 { Int32(truncatingIfNeeded: try unsigned(4, field: field)) }
+    mutating func i16(_ field: String) throws(MessageCodecError) -> Int16 {
+        Int16(truncatingIfNeeded: try unsigned(2, field: field))
+    }
+    mutating func i32(_ field: String) throws(MessageCodecError) -> Int32 {
+        Int32(truncatingIfNeeded: try unsigned(4, field: field))
+    }
 
     mutating func bool(_ field: String) throws(MessageCodecError) -> Bool {
         let start = offset
@@ -91,9 +98,13 @@ struct PayloadReader {
     mutating func string(_ field: String, max: Int) throws(MessageCodecError) -> String {
         let start = offset
         let length = Int(try u8(field))
-        guard length <= max else { throw .stringTooLong(message: message, field: field, length: length, max: max, offset: start) }
+        guard length <= max else {
+            throw .stringTooLong(message: message, field: field, length: length, max: max, offset: start)
+        }
         let utf8 = try take(length, field: field)
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw .invalidUTF8(message: message, field: field, offset: start) }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw .invalidUTF8(message: message, field: field, offset: start)
+        }
         return text
     }
 
@@ -107,7 +118,9 @@ struct PayloadReader {
     ) throws(MessageCodecError) -> [Item] {
         let start = offset
         let count = Int(try u8(field))
-        guard count <= max else { throw .listTooLong(message: message, field: field, count: count, max: max, offset: start) }
+        guard count <= max else {
+            throw .listTooLong(message: message, field: field, count: count, max: max, offset: start)
+        }
         var items: [Item] = []
         for index in 0..<count { items.append(try item(&self, "\(field)[\(index)].")) }
         return items

@@ -33,14 +33,20 @@ public enum MessageCodecError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .unknownType(let id): "unknown message type \(id) (0x\(String(id, radix: 16)))"
-        case .truncated(let message, let field, let offset): "\(message): payload ends inside field \(field) at byte \(offset)"
-        case .trailingBytes(let message, let count, let offset): "\(message): \(count) unexpected byte(s) after the last field at byte \(offset)"
-        case .invalidBool(let message, let field, let value, let offset): "\(message).\(field): bool must be 0 or 1, found \(value) at byte \(offset)"
-        case .stringTooLong(let message, let field, let length, let max, let offset): "\(message).\(field): string of \(length) bytes exceeds \(max) at byte \(offset)"
+        case .truncated(let message, let field, let offset):
+            "\(message): payload ends inside field \(field) at byte \(offset)"
+        case .trailingBytes(let message, let count, let offset):
+            "\(message): \(count) unexpected byte(s) after the last field at byte \(offset)"
+        case .invalidBool(let message, let field, let value, let offset):
+            "\(message).\(field): bool must be 0 or 1, found \(value) at byte \(offset)"
+        case .stringTooLong(let message, let field, let length, let max, let offset):
+            "\(message).\(field): string of \(length) bytes exceeds \(max) at byte \(offset)"
         case .invalidUTF8(let message, let field, let offset): "\(message).\(field): not UTF-8 at byte \(offset)"
-        case .listTooLong(let message, let field, let count, let max, let offset): "\(message).\(field): \(count) items exceed \(max) at byte \(offset)"
+        case .listTooLong(let message, let field, let count, let max, let offset):
+            "\(message).\(field): \(count) items exceed \(max) at byte \(offset)"
         case .outOfRange(let message, let field, let value): "\(message).\(field): \(value) does not fit the field"
-        case .payloadTooLarge(let message, let size, let max): "\(message): payload of \(size) bytes exceeds the limit of \(max)"
+        case .payloadTooLarge(let message, let size, let max):
+            "\(message): payload of \(size) bytes exceeds the limit of \(max)"
         case .wrongDirection(let message): "\(message) is not accepted in this direction"
         }
     }

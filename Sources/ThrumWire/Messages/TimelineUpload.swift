@@ -77,7 +77,9 @@ public struct TimelineUpload: Sendable {
             state = .sending(handle: status.handle)
             return sendChunks(handle: status.handle, payloadLimit: payloadLimit)
         case (.result(let result), .committing(let handle)) where result.tag == commitTag:
-            state = result.status == .ok ? .committed(handle: handle) : .failed(status: result.status, during: .uploadCommit)
+            state =
+                result.status == .ok
+                ? .committed(handle: handle) : .failed(status: result.status, during: .uploadCommit)
             return []
         default:
             return []
@@ -98,7 +100,8 @@ public struct TimelineUpload: Sendable {
             let end = min(bytes.count, sentUpTo + size)
             let tag = takeTag()
             chunkTags.insert(tag)
-            out.append(.uploadChunk(tag: tag, handle: handle, offset: UInt32(sentUpTo), data: Array(bytes[sentUpTo..<end])))
+            out.append(
+                .uploadChunk(tag: tag, handle: handle, offset: UInt32(sentUpTo), data: Array(bytes[sentUpTo..<end])))
             sentUpTo = end
         }
         return out

@@ -29,9 +29,12 @@ final class FlashStore {
 
     /// Uploads `timeline` (unless the board holds it) and stores it in `slot` (checked by the
     /// caller before it compiled the pattern).
-    nonisolated(nonsending) func store(_ timeline: CompiledTimeline, slot: Int, progress: (@Sendable (Int, Int) -> Void)?) async throws {
+    nonisolated(nonsending) func store(
+        _ timeline: CompiledTimeline, slot: Int, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws {
         if let size = session.capabilities?.flashSlotSize, timeline.bytes.count > size {
-            throw HapticEngineError.flash("the pattern's timeline is \(timeline.bytes.count) bytes; a flash slot holds \(size)")
+            throw HapticEngineError.flash(
+                "the pattern's timeline is \(timeline.bytes.count) bytes; a flash slot holds \(size)")
         }
         let handle = try await timelines.load(timeline, progress: progress)
         try await session.runningLink().command { .slotStore(tag: $0, handle: handle, slot: UInt8(slot)) }
@@ -40,10 +43,13 @@ final class FlashStore {
     nonisolated(nonsending) func slots() async throws -> [FlashSlot] {
         let reply = try await session.runningLink().request { .slotList(tag: $0) }
         try BoardLink.check(reply, for: .slotList)
-        guard case .slotListReply(let list) = reply else { throw HapticEngineError.link("SLOT_LIST answered with \(reply.type.name)") }
+        guard case .slotListReply(let list) = reply else {
+            throw HapticEngineError.link("SLOT_LIST answered with \(reply.type.name)")
+        }
         return list.slots.map { entry in
             FlashSlot(
-                index: Int(entry.slot), isUsed: entry.used, size: Int(entry.size), hash: entry.hash, playsAtBoot: entry.slot == list.bootSlot)
+                index: Int(entry.slot), isUsed: entry.used, size: Int(entry.size), hash: entry.hash,
+                playsAtBoot: entry.slot == list.bootSlot)
         }
     }
 
@@ -62,7 +68,8 @@ final class FlashStore {
             let reply = try await link.request { .slotRead(tag: $0, slot: UInt8(slot), offset: offset, length: length) }
             try BoardLink.check(reply, for: .slotRead)
             guard case .slotData(let slotData) = reply, !slotData.data.isEmpty, slotData.offset == offset else {
-                throw HapticEngineError.link("SLOT_DATA for slot \(slot) at offset \(offset) came back empty or misplaced")
+                throw HapticEngineError.link(
+                    "SLOT_DATA for slot \(slot) at offset \(offset) came back empty or misplaced")
             }
             bytes += slotData.data
             progress?(bytes.count, listed.size)
@@ -85,7 +92,9 @@ final class FlashStore {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }
         do {
-            try await session.runningLink().command { .slotPlay(tag: $0, slot: UInt8(slot), player: UInt8(boardPlayer), atTime: at) }
+            try await session.runningLink().command {
+                .slotPlay(tag: $0, slot: UInt8(slot), player: UInt8(boardPlayer), atTime: at)
+            }
         } catch {
             players.release(id)
             throw error
@@ -95,7 +104,10 @@ final class FlashStore {
     func checkSlot(_ slot: Int) throws {
         let count = session.capabilities?.flashSlots ?? 0
         guard (0..<count).contains(slot) else {
-            throw HapticEngineError.flash(count == 0 ? "the board has no flash slots" : "slot \(slot) does not exist: the board has slots 0…\(count - 1)")
+            throw HapticEngineError.flash(
+                count == 0
+                    ? "the board has no flash slots" : "slot \(slot) does not exist: the board has slots 0…\(count - 1)"
+            )
         }
     }
 }

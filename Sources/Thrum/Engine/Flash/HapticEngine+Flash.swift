@@ -4,7 +4,9 @@ import ThrumModel
 extension HapticEngine {
     /// Stores `pattern`'s compiled timeline in flash slot `slot` (atomically on the board: a power
     /// cut leaves the old content or the new). `progress(sent, total)` follows the upload.
-    public func storeInFlash(_ pattern: HapticPattern, slot: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws {
+    public func storeInFlash(
+        _ pattern: HapticPattern, slot: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws {
         try flash.checkSlot(slot)
         try await flash.store(Self.compile(audioResources.resolve(pattern)), slot: slot, progress: progress)
     }

@@ -6,11 +6,14 @@ import ThrumWire
 /// a streamed player's next pieces.
 extension PlayerControls {
     /// All the parameters go out back to back, one round trip for the lot.
-    nonisolated(nonsending) func sendParameters(_ parameters: [DynamicParameter], player id: Int, at: UInt32) async throws {
+    nonisolated(nonsending) func sendParameters(
+        _ parameters: [DynamicParameter], player id: Int, at: UInt32
+    ) async throws {
         let link = try session.runningLink()
         let values = wireValues(parameters, player: id)
         await streamer.recordRuntime(values, player: id, at: at)
-        try await sendRuntime(values.map { .step(RuntimeLayer.Step(parameter: $0, value: $1, at: at)) }, player: id, on: link)
+        try await sendRuntime(
+            values.map { .step(RuntimeLayer.Step(parameter: $0, value: $1, at: at)) }, player: id, on: link)
     }
 
     nonisolated(nonsending) func scheduleCurve(_ curve: ParameterCurve, player id: Int, at time: Double) async throws {
@@ -20,13 +23,17 @@ extension PlayerControls {
         }
         let limit = session.capabilities?.maxCurvePoints ?? 16
         guard curve.controlPoints.count <= limit else {
-            throw HapticEngineError.invalidPlayer("a curve of \(curve.controlPoints.count) points is more than the board's \(limit)")
+            throw HapticEngineError.invalidPlayer(
+                "a curve of \(curve.controlPoints.count) points is more than the board's \(limit)")
         }
         let at = try BoardSession.boardTime(time)
         let curve = RuntimeLayer.Curve(
             parameter: wire, at: at,
             points: curve.controlPoints.sorted { $0.time < $1.time }.map { point in
-                (UInt32(min(Double(UInt32.max), max(0, (point.time * 1e6).rounded()))), WireParameter.q14(point.value, for: curve.id))
+                (
+                    UInt32(min(Double(UInt32.max), max(0, (point.time * 1e6).rounded()))),
+                    WireParameter.q14(point.value, for: curve.id)
+                )
             })
         let link = try session.runningLink()
         await streamer.recordRuntime(curve, player: id)
@@ -48,7 +55,9 @@ extension PlayerControls {
 
     /// Sends run-time controls to every board player `id` plays on (two while a streamed pattern
     /// hands over), all in one round trip.
-    private nonisolated(nonsending) func sendRuntime(_ entries: [RuntimeLayer.Entry], player id: Int, on link: BoardLink) async throws {
+    private nonisolated(nonsending) func sendRuntime(
+        _ entries: [RuntimeLayer.Entry], player id: Int, on link: BoardLink
+    ) async throws {
         let boardPlayers = players.boardPlayers(of: id)
         for boardPlayer in boardPlayers { players.touched(entries.map(\.parameter), on: boardPlayer) }
         let makes = boardPlayers.flatMap { boardPlayer in entries.map { $0.message(to: UInt8(boardPlayer)) } }

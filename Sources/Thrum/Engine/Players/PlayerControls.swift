@@ -40,7 +40,8 @@ final class PlayerControls {
         await streamer.cutShort(assigned.displaced)
         // The start and the player's settings go together, so the first tick already has them.
         let player = UInt8(assigned.index)
-        let messages: [MessageMaker] = [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
+        let messages: [MessageMaker] =
+            [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
             + players.preparation(of: assigned.index, for: players[settingsOf: id])
         return PreparedStart(player: id, messages: messages)
     }
@@ -59,7 +60,8 @@ final class PlayerControls {
         streamer.stop(id, at: at)
         let boardPlayers = players.boardPlayers(of: id)
         guard !boardPlayers.isEmpty else { return }  // not playing: nothing to stop
-        try await session.runningLink().commands(boardPlayers.map { boardPlayer in { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: at) } })
+        try await session.runningLink().commands(
+            boardPlayers.map { boardPlayer in { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: at) } })
     }
 
     /// Stops at once; true when the player gave back its board players (the engine restarts its
@@ -88,7 +90,8 @@ final class PlayerControls {
         let boardPlayers = players.boardPlayers(of: id)
         guard !boardPlayers.isEmpty else { return }
         for boardPlayer in boardPlayers { players.update(boardPlayer, change.apply(to:)) }
-        try await session.runningLink().commands(boardPlayers.map { boardPlayer in { change.message(tag: $0, player: UInt8(boardPlayer)) } })
+        try await session.runningLink().commands(
+            boardPlayers.map { boardPlayer in { change.message(tag: $0, player: UInt8(boardPlayer)) } })
     }
 }
 

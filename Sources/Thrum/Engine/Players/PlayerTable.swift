@@ -42,13 +42,23 @@ final class PlayerTable {
         let held = boardStates.indices.contains(index) ? boardStates[index] : nil
         let player = UInt8(index)
         var messages: [MessageMaker] = []
-        if held?.settings.rateQ8 != wanted.rateQ8 { messages.append { .playerRate(tag: $0, player: player, rateQ8: wanted.rateQ8) } }
-        if held?.settings.loopEnabled != wanted.loopEnabled || (wanted.loopEnabled && held?.settings.loopEnd != wanted.loopEnd) {
-            messages.append { .playerLoop(tag: $0, player: player, enabled: wanted.loopEnabled, loopEnd: wanted.loopEnd) }
+        if held?.settings.rateQ8 != wanted.rateQ8 {
+            messages.append { .playerRate(tag: $0, player: player, rateQ8: wanted.rateQ8) }
         }
-        if held?.settings.muted != wanted.muted { messages.append { .playerMute(tag: $0, player: player, muted: wanted.muted) } }
+        if held?.settings.loopEnabled != wanted.loopEnabled
+            || (wanted.loopEnabled && held?.settings.loopEnd != wanted.loopEnd)
+        {
+            messages.append {
+                .playerLoop(tag: $0, player: player, enabled: wanted.loopEnabled, loopEnd: wanted.loopEnd)
+            }
+        }
+        if held?.settings.muted != wanted.muted {
+            messages.append { .playerMute(tag: $0, player: player, muted: wanted.muted) }
+        }
         for parameter in (held?.runtimeTouched ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
-            messages.append(RuntimeLayer.Entry.step(.init(parameter: parameter, value: parameter.neutralQ14, at: 0)).message(to: player))
+            messages.append(
+                RuntimeLayer.Entry.step(.init(parameter: parameter, value: parameter.neutralQ14, at: 0)).message(
+                    to: player))
         }
         if boardStates.indices.contains(index) { boardStates[index] = BoardPlayerState(settings: wanted) }
         return messages
@@ -91,7 +101,8 @@ final class PlayerTable {
         let candidates = boardPlayers.indices.filter { !kept.contains($0) }
         guard !candidates.isEmpty else { return nil }
         startCounter += 1
-        let index = candidates.first { boardPlayers[$0]?.player == player }
+        let index =
+            candidates.first { boardPlayers[$0]?.player == player }
             ?? candidates.first { boardPlayers[$0] == nil }
             ?? candidates.min { boardPlayers[$0]!.startedOrder < boardPlayers[$1]!.startedOrder }!
         let displaced = boardPlayers[index].flatMap { $0.player == player ? nil : $0.player }

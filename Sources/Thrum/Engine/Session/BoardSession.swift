@@ -46,13 +46,17 @@ final class BoardSession {
     /// new link's notifications.
     func openLink(listen: (BoardLink) -> Task<Void, Never>) throws -> BoardLink {
         if let link { return link }
-        let connection = try connector?() ?? DeviceConnection.open(
-            device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, clock: clock)
+        let connection =
+            try connector?()
+            ?? DeviceConnection.open(
+                device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, clock: clock)
         var configuration = LinkConfiguration(role: .host)
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
         if !clock.isManual { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
-        let link = BoardLink(transport: connection.transport, clock: clock, configuration: configuration, lineRate: lineRate, loggers: loggers)
+        let link = BoardLink(
+            transport: connection.transport, clock: clock, configuration: configuration, lineRate: lineRate,
+            loggers: loggers)
         self.connection = connection
         self.link = link
         linkEvents = listen(link)

@@ -47,10 +47,16 @@ struct RuntimeLayer: Sendable {
         func message(to boardPlayer: UInt8) -> MessageMaker {
             switch self {
             case .step(let step):
-                return { .playerParam(tag: $0, player: boardPlayer, parameter: step.parameter, value: step.value, atTime: step.at) }
+                return {
+                    .playerParam(
+                        tag: $0, player: boardPlayer, parameter: step.parameter, value: step.value, atTime: step.at)
+                }
             case .curve(let curve):
                 let points = curve.points.map { WireMessage.PlayerCurve.Point(time: $0.time, value: $0.value) }
-                return { .playerCurve(tag: $0, player: boardPlayer, parameter: curve.parameter, atTime: curve.at, points: points) }
+                return {
+                    .playerCurve(
+                        tag: $0, player: boardPlayer, parameter: curve.parameter, atTime: curve.at, points: points)
+                }
             }
         }
     }

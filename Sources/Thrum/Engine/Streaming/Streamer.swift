@@ -42,12 +42,15 @@ final class Streamer {
         let memory = capabilities?.timelineMemory ?? 0
         let settings = players[settingsOf: id]
         guard !settings.loopEnabled, settings.rateQ8 == 256 else {
-            throw HapticEngineError.invalidPlayer(Self.streamedLimits(timeline, memory: memory, refusing: "loop or play at another rate"))
+            throw HapticEngineError.invalidPlayer(
+                Self.streamedLimits(timeline, memory: memory, refusing: "loop or play at another rate"))
         }
         let pieces = try timeline.pieces.pieces(memory: memory) { try Self.cut(timeline, memory: memory) }
         if !timeline.resources.isEmpty, (capabilities?.audioSampleRate ?? 0) > 0 {
             // The pieces need the whole memory: a streamed pattern's sounds keep to the volume lane.
-            log.warning("streamed in pieces, so its audio resources play on the volume lane only (their samples are not sent)", about: .player(id))
+            log.warning(
+                "streamed in pieces, so its audio resources play on the volume lane only (their samples are not sent)",
+                about: .player(id))
         }
         return pieces
     }
@@ -68,7 +71,8 @@ final class Streamer {
         let now = await link.boardMicroseconds ?? 0
         // An immediate start goes a little ahead, on a tick, so every handoff has an exact board time.
         let tick = Double(1_000_000 / max(1, session.capabilities?.tickRate ?? 1000))
-        let origin = at != 0 ? at : UInt32(truncatingIfNeeded: Int64(((now + Self.startLead) / tick).rounded(.up) * tick))
+        let origin =
+            at != 0 ? at : UInt32(truncatingIfNeeded: Int64(((now + Self.startLead) / tick).rounded(.up) * tick))
         guard let (boardPlayer, displaced) = players.assign(id, handle: handle).map({ ($0.index, $0.displaced) }) else {
             throw HapticEngineError.invalidPlayer("the board has no players")
         }
@@ -79,8 +83,10 @@ final class Streamer {
         stream.boardPlayerOfPiece[0] = boardPlayer
         streams[id] = stream
         piecesStarted += 1
-        let start = pieceStart(boardPlayer, handle: handle, at: origin, position: 0, muted: players[settingsOf: id].muted)
-        return Prepared(player: id, generation: generation, pieceCount: pieces.count, boardPlayer: boardPlayer, start: start)
+        let start = pieceStart(
+            boardPlayer, handle: handle, at: origin, position: 0, muted: players[settingsOf: id].muted)
+        return Prepared(
+            player: id, generation: generation, pieceCount: pieces.count, boardPlayer: boardPlayer, start: start)
     }
 
     /// Starts the first piece; true when more pieces follow (the engine then runs `upload` and
@@ -117,7 +123,9 @@ final class Streamer {
             }
         }
         guard let best else {
-            throw HapticEngineError.cannotStream(size: timeline.bytes.count, memory: memory, pieceSize: memory / 2, cause: failure.map(HapticEngineError.Cause.init))
+            throw HapticEngineError.cannotStream(
+                size: timeline.bytes.count, memory: memory, pieceSize: memory / 2,
+                cause: failure.map(HapticEngineError.Cause.init))
         }
         return best.pieces
     }
@@ -128,12 +136,15 @@ final class Streamer {
     nonisolated(nonsending) func upload(_ id: Int, generation: Int) async -> Bool {
         let memory = session.capabilities?.timelineMemory ?? 0
         var piece = 1
-        while let stream = streams[id], stream.generation == generation, piece < stream.pieces.count, !stream.noMorePieces(after: piece - 1) {
+        while let stream = streams[id], stream.generation == generation, piece < stream.pieces.count,
+            !stream.noMorePieces(after: piece - 1)
+        {
             let bytes = stream.pieces[piece].bytes
             if stream.heldBytes + bytes.count > memory || !stream.finishedUnfreed.isEmpty {
                 for done in stream.finishedUnfreed { await timelines.free(stream.pieces[done].bytes) }
                 streams[id]?.finishedUnfreed.removeAll { stream.finishedUnfreed.contains($0) }
-                if let current = streams[id], current.generation == generation, current.heldBytes + bytes.count > memory {
+                if let current = streams[id], current.generation == generation, current.heldBytes + bytes.count > memory
+                {
                     guard await streams.changed(id, generation: generation) else { return false }
                     continue
                 }
@@ -169,7 +180,8 @@ final class Streamer {
             let sounding = stream.boardPlayerOfPiece[piece - 1]
             let assigned = players.assign(id, handle: handle, keeping: Set(stream.boardPlayerOfPiece.values))
             guard let assigned else {
-                let error = HapticEngineError.invalidPlayer("a streamed pattern needs two of the board's players; it has one")
+                let error = HapticEngineError.invalidPlayer(
+                    "a streamed pattern needs two of the board's players; it has one")
                 return await abandon(id, generation: generation, before: piece, error)
             }
             await cutShort(assigned.displaced)
@@ -177,12 +189,15 @@ final class Streamer {
             streams[id]?.boardPlayerOfPiece[piece] = boardPlayer
             streams[id]?.scheduled = piece + 1
             piecesStarted += 1
-            let messages = handoff(of: stream, piece: piece, from: sounding, to: boardPlayer, handle: handle, player: id)
+            let messages = handoff(
+                of: stream, piece: piece, from: sounding, to: boardPlayer, handle: handle, player: id)
             do {
                 try await session.runningLink().commands(messages)
                 // A stop given while these were on their way may have reached the board first.
                 if stream.stopAt == nil, let stopAt = streams[id]?.stopAt {
-                    try await session.runningLink().command { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) }
+                    try await session.runningLink().command {
+                        .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt)
+                    }
                 }
             } catch {
                 return await abandon(id, generation: generation, before: piece, error)
@@ -201,15 +216,21 @@ final class Streamer {
         let at = stream.handoff(of: piece)
         var messages: [MessageMaker] = []
         if let sounding { messages.append { .playerStop(tag: $0, player: UInt8(sounding), atTime: at) } }
-        messages += pieceStart(boardPlayer, handle: handle, at: at, position: stream.pieces[piece].start * 1000, muted: players[settingsOf: id].muted)
+        messages += pieceStart(
+            boardPlayer, handle: handle, at: at, position: stream.pieces[piece].start * 1000,
+            muted: players[settingsOf: id].muted)
         let replay = stream.runtime.replay(at: at)
         players.touched(replay.map(\.parameter), on: boardPlayer)
         messages += replay.map { $0.message(to: UInt8(boardPlayer)) }
-        if let stopAt = stream.stopAt { messages.append { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) } }
+        if let stopAt = stream.stopAt {
+            messages.append { .playerStop(tag: $0, player: UInt8(boardPlayer), atTime: stopAt) }
+        }
         return messages
     }
 
-    private nonisolated(nonsending) func abandon(_ id: Int, generation: Int, before piece: Int, _ error: any Error) async -> Bool {
+    private nonisolated(nonsending) func abandon(
+        _ id: Int, generation: Int, before piece: Int, _ error: any Error
+    ) async -> Bool {
         guard let stream = streams[id], stream.generation == generation else { return false }
         log.warning(
             "streaming stopped before piece \(piece + 1) of \(stream.pieces.count): \(error)", about: .player(id),
@@ -221,7 +242,7 @@ final class Streamer {
     /// player plays on; false when the player is done, or not streamed.
     func pieceFinished(boardPlayer: Int) -> Bool {
         guard let id = streams.player(onBoardPlayer: boardPlayer),
-              let piece = streams[id]!.boardPlayerOfPiece.first(where: { $0.value == boardPlayer })?.key
+            let piece = streams[id]!.boardPlayerOfPiece.first(where: { $0.value == boardPlayer })?.key
         else { return false }
         streams[id]!.boardPlayerOfPiece[piece] = nil
         streams[id]!.finishedPieces.insert(piece)
@@ -244,7 +265,8 @@ final class Streamer {
         let boardPlayers = players.boardPlayers(of: id)
         players.release(id)
         if let link = try? session.runningLink() {
-            try? await link.commands(boardPlayers.map { boardPlayer in { .playerCancel(tag: $0, player: UInt8(boardPlayer)) } })
+            try? await link.commands(
+                boardPlayers.map { boardPlayer in { .playerCancel(tag: $0, player: UInt8(boardPlayer)) } })
         }
         return true
     }
@@ -265,7 +287,9 @@ final class Streamer {
     }
 
     /// A piece's start, at normal rate without a loop, muted as the player is.
-    private func pieceStart(_ boardPlayer: Int, handle: UInt8, at: UInt32, position: UInt32, muted: Bool) -> [MessageMaker] {
+    private func pieceStart(
+        _ boardPlayer: Int, handle: UInt8, at: UInt32, position: UInt32, muted: Bool
+    ) -> [MessageMaker] {
         var settings = PlayerSettings()
         settings.muted = muted
         let player = UInt8(boardPlayer)
@@ -279,7 +303,8 @@ final class Streamer {
         guard streams[id] != nil else { return }
         let now = await session.boardNow()
         for (parameter, value) in values {
-            streams[id]?.runtime.record(RuntimeLayer.Step(parameter: parameter, value: value, at: at == 0 ? now : at), now: now)
+            streams[id]?.runtime.record(
+                RuntimeLayer.Step(parameter: parameter, value: value, at: at == 0 ? now : at), now: now)
         }
     }
 
@@ -294,7 +319,8 @@ final class Streamer {
     func refuseIfStreamed(_ id: Int, _ what: String) throws {
         guard let stream = streams[id] else { return }
         throw HapticEngineError.invalidPlayer(
-            "player \(id) plays a pattern larger than the board's timeline memory, streamed in \(stream.pieces.count) pieces, and cannot \(what)")
+            "player \(id) plays a pattern larger than the board's timeline memory, streamed in \(stream.pieces.count) pieces, and cannot \(what)"
+        )
     }
 
     static func streamedLimits(_ timeline: CompiledTimeline, memory: Int, refusing what: String) -> String {

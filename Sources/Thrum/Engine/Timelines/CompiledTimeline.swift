@@ -22,7 +22,9 @@ extension CompiledTimeline {
             self.init(
                 bytes: try TimelineCompiler.compile(pattern),
                 audioEvents: pattern.events.count { $0.type.isAudio },
-                resources: Array(Set(pattern.events.compactMap { $0.type == .audioCustom ? $0.waveform?.resourceID : nil })).sorted())
+                resources: Array(
+                    Set(pattern.events.compactMap { $0.type == .audioCustom ? $0.waveform?.resourceID : nil })
+                ).sorted())
         } catch {
             throw HapticEngineError.invalidPattern(.init(error))
         }

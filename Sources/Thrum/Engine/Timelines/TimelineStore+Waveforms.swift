@@ -21,13 +21,16 @@ extension TimelineStore {
             switch made {
             case .success(let bytes): object = bytes
             case .failure(let why):
-                log.warning("audio resource \(id) plays on the volume lane only: \(why)", about: .player(player), metadata: ["resource": "\(id)"])
+                log.warning(
+                    "audio resource \(id) plays on the volume lane only: \(why)", about: .player(player),
+                    metadata: ["resource": "\(id)"])
                 continue
             }
             guard object.count <= capabilities.timelineMemory else {
                 let seconds = Double(object.count - WaveformObject.headerSize) / Double(capabilities.audioSampleRate)
                 throw HapticEngineError.audioResource(
-                    "audio resource \(id) lasts \(String(format: "%.2f", seconds)) s: at \(capabilities.audioSampleRate) Hz it needs \(object.count) bytes, and \(capabilities.boardName) has \(capabilities.timelineMemory) bytes of timeline memory")
+                    "audio resource \(id) lasts \(String(format: "%.2f", seconds)) s: at \(capabilities.audioSampleRate) Hz it needs \(object.count) bytes, and \(capabilities.boardName) has \(capabilities.timelineMemory) bytes of timeline memory"
+                )
             }
             handles.insert(try await load(bytes: object, sound: id, keeping: handles))
         }

@@ -65,7 +65,8 @@ final class TimelineStore {
         let players = players
         let streams = streams
         return cache.evictLeastRecentlyUsed { handle in
-            keeping.contains(handle) || sounding.contains(handle) || players.isPlaying(handle: handle) || streams.holds(handle)
+            keeping.contains(handle) || sounding.contains(handle) || players.isPlaying(handle: handle)
+                || streams.holds(handle)
         }
     }
 
@@ -73,7 +74,7 @@ final class TimelineStore {
     /// piece: a round trip saved where time is short).
     nonisolated(nonsending) func free(_ bytes: [UInt8]) async {
         guard let handle = cache.use(bytes), !players.isPlaying(handle: handle), !streams.holds(handle),
-              let link = try? session.runningLink()
+            let link = try? session.runningLink()
         else { return }
         cache.remove(handle: handle)
         try? await link.command { .timelineFree(tag: $0, handle: handle) }
