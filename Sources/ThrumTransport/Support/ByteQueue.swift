@@ -39,7 +39,20 @@ package final class ByteQueue: @unchecked Sendable {
     // MARK: reading
 
     package func read() async throws -> [UInt8] {
-        try await state.suspend(in: \.readers) { state, resumptions in
+        // Fast path: bytes (or the end) are already there, so no continuation is needed. When it
+        // finds neither, the waiting path below looks again under the lock it waits under.
+        var resumptions = Resumptions()
+        let ready = state.withLock { state -> Result<[UInt8], TransportError>? in
+            if state.count > 0 {
+                let chunk = state.buffer.take(upTo: maxChunk)
+                refill(&state, &resumptions)
+                return .success(chunk)
+            }
+            return state.readEnd.map { .failure($0) }
+        }
+        resumptions.run()
+        if let ready { return try ready.get() }
+        return try await state.suspend(in: \.readers) { state, resumptions in
             if state.count > 0 {
                 let chunk = state.buffer.take(upTo: maxChunk)
                 refill(&state, &resumptions)
@@ -58,6 +71,18 @@ package final class ByteQueue: @unchecked Sendable {
             if let end = state.withLock({ $0.writeEnd }) { throw end }
             return
         }
+        // Fast path: no writer waits and all of `bytes` fits. Otherwise nothing is appended here,
+        // and the waiting path below decides under the lock it waits under.
+        var resumptions = Resumptions()
+        let done = try state.withLock { state -> Bool in
+            if let end = state.writeEnd { throw end }
+            guard state.writers.isEmpty, capacity - state.count >= bytes.count else { return false }
+            state.buffer.append(bytes[...])
+            serveReaders(&state, &resumptions)
+            return true
+        }
+        resumptions.run()
+        if done { return }
         try await state.suspend(in: \.writers) { state, resumptions in
             if let end = state.writeEnd { return .done(.failure(end)) }
             var remaining = bytes[...]
