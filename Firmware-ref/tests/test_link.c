@@ -176,6 +176,18 @@ static void host_reliable(uint8_t type, const uint8_t *payload, uint16_t n)
     host_send(1, ++host_seq, type, payload, n, 0);
 }
 
+/* PLAYER_START at `at` (board time), position 0, laid out by the generated field offsets. */
+static void host_player_start(uint16_t tag, uint8_t player, uint8_t handle, uint32_t at)
+{
+    uint8_t p[THR_PLAYER_START_SIZE];
+    thr_put16(p + THR_PLAYER_START_TAG_AT, tag);
+    p[THR_PLAYER_START_PLAYER_AT] = player;
+    p[THR_PLAYER_START_HANDLE_AT] = handle;
+    thr_put32(p + THR_PLAYER_START_AT_TIME_AT, at);
+    thr_put32(p + THR_PLAYER_START_POSITION_AT, 0);
+    host_reliable(THR_MSG_PLAYER_START, p, THR_PLAYER_START_SIZE);
+}
+
 typedef struct received {
     thr_frame frame;
     uint8_t payload[300];
@@ -339,13 +351,7 @@ static void upload_and_play(void)
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     /* play at board time 50 ms: the transient sounds at 150 ms */
-    p[0] = 7;
-    p[1] = 0;
-    p[2] = 0;
-    p[3] = handle;
-    thr_put32(p + 4, 50000);
-    thr_put32(p + 8, 0);
-    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    host_player_start(7, 0, handle, 50000);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
@@ -365,13 +371,7 @@ static void upload_and_play(void)
     CHECK_EQ(trace_intensity_at(&board, 149), 0);
     CHECK(find(THR_MSG_PLAYER_FINISHED) != 0 || board.core.player[0].state == THR_PLAYER_IDLE);
     /* a command whose time has passed runs at once and is reported late */
-    p[0] = 8;
-    p[1] = 0;
-    p[2] = 0;
-    p[3] = handle;
-    thr_put32(p + 4, 1000);
-    thr_put32(p + 8, 0);
-    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    host_player_start(8, 0, handle, 1000);
     exchange();
     r = find(THR_MSG_LATE);
     CHECK(r != 0);
@@ -558,13 +558,7 @@ static void engine_stop_start(void)
     connect_host(6);
     length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
-    p[0] = 1;
-    p[1] = 0;
-    p[2] = 0;
-    p[3] = handle;
-    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
-    thr_put32(p + 8, 0);
-    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    host_player_start(1, 0, handle, (uint32_t)board.core.now + 1000u);
     exchange();
     board.clock_us += 20000u;
     exchange();
@@ -589,13 +583,7 @@ static void engine_stop_start(void)
     CHECK(board.trace_count > 10u &&
           board.trace[0].intensity_q15 > board.trace[10].intensity_q15); /* a fade, not a cut */
     /* stopped: players refuse to start until ENGINE_START */
-    p[0] = 3;
-    p[1] = 0;
-    p[2] = 0;
-    p[3] = handle;
-    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
-    thr_put32(p + 8, 0);
-    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    host_player_start(3, 0, handle, (uint32_t)board.core.now + 1000u);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_ENGINE_STOPPED);
@@ -603,13 +591,7 @@ static void engine_stop_start(void)
     p[1] = 0;
     host_reliable(THR_MSG_ENGINE_START, p, 2);
     exchange();
-    p[0] = 5;
-    p[1] = 0;
-    p[2] = 0;
-    p[3] = handle;
-    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
-    thr_put32(p + 8, 0);
-    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    host_player_start(5, 0, handle, (uint32_t)board.core.now + 1000u);
     exchange();
     r = find(THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
@@ -623,19 +605,13 @@ static void engine_stop_start(void)
 static void keepalive_fade(void)
 {
     static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F }; /* 2 s continuous */
-    uint8_t p[16], handle;
+    uint8_t handle;
     uint32_t length, ms, faded_at = 0;
     setup_board();
     connect_host(4);
     length = make_timeline(tl, 0, body, sizeof body);
     CHECK_EQ(thr_store_load(&board.core, tl, length, &handle), THR_STATUS_OK);
-    p[0] = 1;
-    p[1] = 0;
-    p[2] = 0;
-    p[3] = handle;
-    thr_put32(p + 4, (uint32_t)board.core.now + 1000u);
-    thr_put32(p + 8, 0);
-    host_reliable(THR_MSG_PLAYER_START, p, 12);
+    host_player_start(1, 0, handle, (uint32_t)board.core.now + 1000u);
     exchange();
     board.trace_count = 0;
     /* the host goes silent: keepalive 500 ms, then a 50 ms fade to zero, FAULT and ENGINE_STOPPED */
@@ -665,13 +641,7 @@ static void finished_waits_for_room(void)
     CHECK_EQ(thr_store_load(&board.core, tl, tl_length, &handle), THR_STATUS_OK);
     board_run_ms(&board, 5); /* board time 5 ms: "0" must still mean now, not 5 ms late */
     for (i = 0; i < 2u; i++) {
-        p[0] = (uint8_t)(20u + i);
-        p[1] = 0;
-        p[2] = (uint8_t)i;
-        p[3] = handle;
-        thr_put32(p + 4, 0);
-        thr_put32(p + 8, 0);
-        host_reliable(THR_MSG_PLAYER_START, p, 12);
+        host_player_start((uint8_t)(20u + i), (uint8_t)i, handle, 0);
     }
     /* one more command: three replies wait unacknowledged, one send slot is left */
     p[0] = 22;

@@ -43,20 +43,19 @@ public struct CHHapticError: CustomNSError, CustomStringConvertible, Hashable, @
     /// `NSLocalizedDescriptionKey`.
     public let userInfo: [String: Any]
     public let underlying: (any Error & Sendable)?
-    let message: String
+    /// Thrum's explanation: the `NSLocalizedDescriptionKey` entry of ``userInfo``.
+    var message: String { userInfo[NSLocalizedDescriptionKey] as? String ?? "" }
 
     /// Apple's initialiser.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         self.userInfo = userInfo
-        self.message = userInfo[NSLocalizedDescriptionKey] as? String ?? ""
         self.underlying = nil
     }
 
     /// An error with Thrum's explanation of what happened.
     public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
-        self.message = message
         self.userInfo = message.isEmpty ? [:] : [NSLocalizedDescriptionKey: message]
         self.underlying = underlying
     }

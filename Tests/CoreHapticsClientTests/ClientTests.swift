@@ -195,11 +195,14 @@ struct ClientTests {
         try await board.onMain { try board.engine.playPattern(from: Data(ahap.utf8)) }
     }
 
-    @Test("an engine accepts the app's own audio session type, or nil")
-    func audioSession() throws {
-        let withSession = try CHHapticEngine(audioSession: AVAudioSession.sharedInstance())
-        let withoutSession = try CHHapticEngine(audioSession: nil)
-        #expect(withSession !== withoutSession)
+    @Test("an engine made with the app's own audio session type, or nil, starts and stops")
+    func audioSession() async throws {
+        for engine in [
+            try CHHapticEngine(audioSession: AVAudioSession.sharedInstance()), try CHHapticEngine(audioSession: nil),
+        ] {
+            try await engine.start()
+            try await engine.stop()
+        }
     }
 }
 
