@@ -37,6 +37,8 @@ extension HapticEngine {
         players.resize(to: capabilities.players)
         try await link.command { .engineStart(tag: $0) }
         session.isRunning = true
+        session.lostTo = nil
+        streams.cutOff.removeAll()
         log.logger.info("started", metadata: ["board": "\(capabilities.boardName)"])
         emit.yield(.started)
         noteActivity()
@@ -136,8 +138,16 @@ extension HapticEngine {
         case .reset:
             boardReset()
         case .down(let error):
-            await shutDown(link: source, reason: .deviceLost(error))
+            session.lostTo = error
+            await shutDown(link: source, reason: .deviceLost(Self.naming(streams.takeUnplayed(), lostTo: error)))
         }
+    }
+
+    /// The loss of the board, with what was streaming when it went (which did not play).
+    private static func naming(_ unplayed: [String], lostTo error: HapticEngineError) -> HapticEngineError {
+        guard !unplayed.isEmpty else { return error }
+        return .interrupted(
+            operation: "streaming", lost: unplayed.joined(separator: "; ") + " did not play", cause: .init(error))
     }
 
     private func boardStopped(_ reason: WireStopReason) {

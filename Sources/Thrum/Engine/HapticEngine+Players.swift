@@ -109,7 +109,11 @@ extension HapticEngine {
     }
 
     func sendParameters(_ parameters: [DynamicParameter], player id: Int, at time: Double) async throws {
-        try await controls.sendParameters(parameters, player: id, at: BoardSession.boardTime(time))
+        try await HapticEngineError.naming(
+            "sending dynamic parameters to player \(id)", lost: Self.parametersLost
+        ) {
+            try await controls.sendParameters(parameters, player: id, at: BoardSession.boardTime(time))
+        }
     }
 
     func scheduleCurve(_ curve: ParameterCurve, player id: Int, at time: Double) async throws {
@@ -117,8 +121,15 @@ extension HapticEngine {
     }
 
     func sendRealtime(_ parameters: [DynamicParameter], player id: Int) async throws {
-        try await controls.sendRealtime(parameters, player: id)
+        try await HapticEngineError.naming(
+            "sending dynamic parameters to player \(id)", lost: Self.parametersLost
+        ) {
+            try await controls.sendRealtime(parameters, player: id)
+        }
     }
+
+    private static let parametersLost =
+        "these values, and any sent in the last few milliseconds, did not reach the board; the player stopped"
 
     func setCompletion(_ handler: (@Sendable ((any Error)?) -> Void)?, for id: Int) {
         players.setCompletion(handler, for: id)

@@ -12,6 +12,10 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     case openFailed(device: String, cause: Cause)
     /// The device went away while in use (unplugged, closed by the other side).
     case deviceLost(device: String, cause: Cause)
+    /// Work in flight when the device went away or stopped answering: `operation` says what was
+    /// being done ("storing flash slot 1"), `lost` what did not happen because of it, `cause` the
+    /// loss itself (usually ``deviceLost(device:cause:)``, which names the device).
+    case interrupted(operation: String, lost: String, cause: Cause)
     /// The board speaks another major version of the protocol.
     case versionMismatch(host: String, board: String)
     /// The link failed or a reply made no sense.
@@ -49,6 +53,7 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
         switch self {
         case .badDeviceAddress, .openFailed: -4810  // serverInitFailed
         case .deviceLost, .link, .linkFailed, .notSent, .invalidBoardInfo, .boardReset: -4811  // serverInterrupted
+        case .interrupted(_, _, let cause): (cause.error as? HapticEngineError)?.code ?? -4811
         case .versionMismatch: -4809  // notSupported
         case .board(let status, _):
             switch status {
@@ -76,6 +81,12 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "cannot open \(device): \(cause)"
         case .deviceLost(let device, let cause):
             "lost the connection to \(device) (\(cause)); plug the board in again and restart the engine"
+        case .interrupted(let operation, let lost, let cause):
+            if case .deviceLost(let device, let loss)? = cause.error as? HapticEngineError {
+                "lost the connection to \(device) (\(loss)) while \(operation): \(lost); plug the board in again and restart the engine"
+            } else {
+                "\(operation) was cut off (\(cause)): \(lost)"
+            }
         case .versionMismatch(let host, let board):
             "the board speaks protocol \(board) but this host speaks \(host): update the firmware or Thrum so the major versions match"
         case .link(let text):
@@ -106,6 +117,29 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "flash: \(why)"
         case .invalidTime(let time):
             "invalid time \(time): times are engine seconds, finite and not negative"
+        }
+    }
+}
+
+extension HapticEngineError {
+    /// Whether this error means the board is gone: unplugged, closed, or no longer answering.
+    var isLossOfBoard: Bool {
+        switch self {
+        case .deviceLost, .linkFailed, .interrupted: true
+        default: false
+        }
+    }
+
+    /// Runs `body`; when the board goes away under it, the error also says what was being done
+    /// and what was lost (words computed when it fails, so they can count progress).
+    nonisolated(nonsending) static func naming<T>(
+        _ operation: @autoclosure () -> String, lost: @autoclosure () -> String, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as HapticEngineError where error.isLossOfBoard {
+            if case .interrupted = error { throw error }
+            throw HapticEngineError.interrupted(operation: operation(), lost: lost(), cause: Cause(error))
         }
     }
 }

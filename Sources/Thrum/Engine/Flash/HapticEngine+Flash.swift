@@ -1,4 +1,5 @@
 import ThrumModel
+import ThrumTransport
 
 /// Patterns stored on the board (`FlashStore`).
 extension HapticEngine {
@@ -8,7 +9,17 @@ extension HapticEngine {
         _ pattern: HapticPattern, slot: Int, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws {
         try flash.checkSlot(slot)
-        try await flash.store(Self.compile(audioResources.resolve(pattern)), slot: slot, progress: progress)
+        let timeline = try Self.compile(audioResources.resolve(pattern))
+        let sent = SentBytes()
+        try await HapticEngineError.naming(
+            "storing flash slot \(slot) (\(sent.count) of \(timeline.bytes.count) bytes sent)",
+            lost: "slot \(slot) keeps what it held before, as the board writes a slot only once all of it has arrived"
+        ) {
+            try await flash.store(timeline, slot: slot) { done, total in
+                sent.count = done
+                progress?(done, total)
+            }
+        }
     }
 
     /// Every flash slot with its use, size and hash.
@@ -35,5 +46,14 @@ extension HapticEngine {
         let id = players.register()
         try await flash.play(slot: slot, player: id, at: at)
         return id
+    }
+}
+
+/// Bytes of an upload sent so far, for the error that says how far a cut-off store got.
+private final class SentBytes: Sendable {
+    private let value = Locked(0)
+    var count: Int {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

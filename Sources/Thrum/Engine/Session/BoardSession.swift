@@ -23,6 +23,8 @@ final class BoardSession {
     /// The board's capabilities, from its INFO; nil until the engine has started once.
     var capabilities: BoardCapabilities?
     var isRunning = false
+    /// Why the engine stopped, when the board went away: later calls say so until the next start.
+    var lostTo: HapticEngineError?
 
     init(
         device: DeviceAddress, clock: any EngineClock, simulator: BoardConfiguration, flashFile: URL?, lineRate: Int?,
@@ -73,6 +75,7 @@ final class BoardSession {
 
     func runningLink() throws(HapticEngineError) -> BoardLink {
         guard isRunning, let link else {
+            if let lostTo { throw lostTo }
             throw HapticEngineError.engineNotRunning("call start() first")
         }
         return link

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The streamed playbacks under way, by player, and the waiting that paces their uploader and
 /// scheduler. State only: `Streamer` decides what to send.
 final class StreamTable {
@@ -49,6 +51,27 @@ final class StreamTable {
         guard let playback = playbacks.removeValue(forKey: player) else { return nil }
         for waiter in playback.waiters { waiter.resume() }
         return playback
+    }
+
+    /// Playbacks ended because the board went away, in words (`unplayed(_:)`), until the engine
+    /// reports the loss.
+    var cutOff: [String] = []
+
+    /// What every playback has still to play, in words, with those already cut off: what the board
+    /// that went away took with it. Empties `cutOff`.
+    func takeUnplayed() -> [String] {
+        defer { cutOff.removeAll() }
+        return cutOff + playbacks.keys.sorted().compactMap(unplayed)
+    }
+
+    /// What `player`'s playback has still to play, in words ("player 2's streamed pattern from
+    /// 4.1 s on (pieces 3–5 of 5)"); nil when nothing is left.
+    func unplayed(_ player: Int) -> String? {
+        guard let playback = playbacks[player] else { return nil }
+        let count = playback.pieces.count
+        guard let first = (0..<count).first(where: { !playback.finishedPieces.contains($0) }) else { return nil }
+        let seconds = String(format: "%.1f", Double(playback.pieces[first].start) / 1000)
+        return "player \(player)'s streamed pattern from \(seconds) s on (pieces \(first + 1)–\(count) of \(count))"
     }
 
     /// Ends every playback (the board reset, stopped or went away).

@@ -232,6 +232,9 @@ final class Streamer {
         _ id: Int, generation: Int, before piece: Int, _ error: any Error
     ) async -> Bool {
         guard let stream = streams[id], stream.generation == generation else { return false }
+        if (error as? HapticEngineError)?.isLossOfBoard == true, let unplayed = streams.unplayed(id) {
+            streams.cutOff.append(unplayed)
+        }
         log.warning(
             "streaming stopped before piece \(piece + 1) of \(stream.pieces.count): \(error)", about: .player(id),
             metadata: ["piece": "\(piece + 1)", "pieces": "\(stream.pieces.count)"])
