@@ -74,6 +74,13 @@ static void send_info(thr_core *core, uint32_t nonce)
     thr_link_send_control(core, THR_MSG_INFO, payload, (uint16_t)(p - payload));
 }
 
+static void clear_players_and_store(thr_core *core)
+{
+    uint8_t i;
+    for (i = 0; i < THR_MAX_PLAYERS; i++) thr_player_cancel(core, i);
+    for (i = 0; i < THR_MAX_TIMELINES; i++) (void)thr_store_free(core, i);
+}
+
 /* a: the HELLO's payload, v its decoded fields. */
 static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
 {
@@ -98,6 +105,9 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
         l->rto = THR_RTO_INITIAL;
         l->in_recovery = 0;
         l->unsampled_acks = 0;
+        /* What the last host loaded and started goes with its session: the new host cannot name it, and
+         * kept it would fill the memory run after run (PROTOCOL.md §4.1). Flash slots stay. */
+        clear_players_and_store(core);
         core->engine_running = 1; /* a new host starts with a running engine */
         l->last_rx_at = core->now;
     }

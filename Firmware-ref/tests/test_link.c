@@ -668,12 +668,37 @@ static void finished_waits_for_room(void)
     CHECK_EQ(board.core.link.dropped_notifications, 0u);
 }
 
+/* A new host session starts with the memory empty: what the last host left loaded or playing is
+ * gone (PROTOCOL.md §4.1), so repeated host runs cannot fill the board with timelines nobody names. */
+static void new_session_clears_the_store(void)
+{
+    static const uint8_t body[] = { 0x64, 0x01, 0x04, 0xCC, 0x4D, 0x00, 0x64 };
+    thr_core *core = &board.core;
+    uint8_t handle = 0, again = 0, i;
+    setup_board();
+    connect_host(1);
+    tl_length = make_timeline(tl, 0, body, sizeof body);
+    CHECK_EQ(thr_store_load(core, tl, tl_length, &handle), THR_STATUS_OK);
+    CHECK_EQ(thr_player_start(core, 0, handle, 0, 0), THR_STATUS_OK);
+    board_run_ms(&board, 2);
+    CHECK(core->player[0].state != THR_PLAYER_IDLE);
+    connect_host(1); /* the same host repeating its HELLO keeps everything */
+    CHECK(core->player[0].state != THR_PLAYER_IDLE);
+    CHECK_EQ(core->timeline[handle].state, THR_TL_READY);
+    connect_host(2); /* another host */
+    CHECK_EQ(core->player[0].state, THR_PLAYER_IDLE);
+    for (i = 0; i < THR_MAX_TIMELINES; i++) CHECK_EQ(core->timeline[i].state, THR_TL_FREE);
+    CHECK_EQ(thr_store_load(core, tl, tl_length, &again), THR_STATUS_OK);
+    CHECK_EQ(core->timeline[again].offset, 0u);
+}
+
 void link_tests(void)
 {
     run_test("crc32c", crc32c_check_value);
     run_test("wire vectors", wire_vector_cases);
     run_test("wire vectors re-encoded", wire_vector_reencode);
     run_test("handshake and epochs", handshake_and_epochs);
+    run_test("a new session clears the store", new_session_clears_the_store);
     run_test("upload and play", upload_and_play);
     run_test("errors and realtime", errors_and_realtime);
     run_test("retransmission and nak", retransmission_and_nak);

@@ -17,11 +17,31 @@ let suites: [Suite] = [
     differentialSuite,
     latencySuite,
     streamingSuite,
+    soakSuite,
 ]
 
-let requested = Array(CommandLine.arguments.dropFirst())
+/// Options some suites read: `--minutes N` (soak).
+struct BenchOptions {
+    var minutes: Double?
+
+    nonisolated(unsafe) static var current = BenchOptions()
+
+    /// Takes the options out of `arguments`, leaving the suite names; exits on a malformed one.
+    static func parse(_ arguments: inout [String]) {
+        guard let flag = arguments.firstIndex(of: "--minutes") else { return }
+        guard flag + 1 < arguments.count, let minutes = Double(arguments[flag + 1]), minutes > 0 else {
+            FileHandle.standardError.write(Data("thrum-bench: --minutes needs a positive number of minutes\n".utf8))
+            exit(2)
+        }
+        current.minutes = minutes
+        arguments.removeSubrange(flag...flag + 1)
+    }
+}
+
+var requested = Array(CommandLine.arguments.dropFirst())
+BenchOptions.parse(&requested)
 if requested.contains("--help") || requested.contains("-h") {
-    print("usage: thrum-bench [SUITE...]\nsuites:")
+    print("usage: thrum-bench [SUITE...] [--minutes N]\nsuites:")
     for suite in suites { print("  \(suite.name)\t\(suite.summary)") }
     exit(0)
 }

@@ -18,7 +18,9 @@ final class UnpluggableBoard: @unchecked Sendable {
     private let configuration: BoardConfiguration
     private let state = Locked<(terminal: PseudoTerminal, serving: Task<Void, Never>)?>(nil)
 
-    init(line: LineModel = LineModel(baudRate: 115_200), configure: (inout BoardConfiguration) -> Void = { _ in }) throws {
+    init(
+        line: LineModel = LineModel(baudRate: 115_200), configure: (inout BoardConfiguration) -> Void = { _ in }
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-unplug-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("thrum-board").path
@@ -100,7 +102,9 @@ struct UnplugInFlightTests {
         #expect("\(error)".contains(board.path), "names the device: \(error)")
     }
 
-    @Test("a flash store cut off names the device and the slot, which keeps what it held; once plugged in again the store works")
+    @Test(
+        "a flash store cut off names the device and the slot, which keeps what it held; once plugged in again the store works"
+    )
     func flashStore() async throws {
         let board = try UnpluggableBoard()
         let reasons = Recorder<StoppedReason>()
@@ -180,5 +184,30 @@ struct UnplugInFlightTests {
         try await again.start(atTime: HapticEngine.timeImmediate)
         try await again.sendRealtimeParameters(update)
         await engine.stop()
+    }
+}
+
+@Suite("A board used by one host run after another")
+struct SuccessiveHostTests {
+    /// Each `thrum play` is a new host session on the same board: what the last one left loaded
+    /// must not fill the board's memory for the next (PROTOCOL.md §4.1).
+    @Test("a new engine on the same board finds its whole timeline memory free")
+    func memoryIsFreeForTheNextHost() async throws {
+        let board = try UnpluggableBoard(line: .usb) { $0.timelineMemory = 1024 }
+        for run in 0..<3 {
+            let engine = try HapticEngine(device: DeviceAddress(parsing: board.path))
+            try await engine.start()
+            // Most of the memory, and a different pattern each run (nothing to find in a cache).
+            let pattern = HapticPattern(
+                events: (0..<260).map { index in
+                    .transient(
+                        at: Double(index) * 0.001, intensity: Float((index + run) % 10) / 10 + 0.05,
+                        sharpness: Float(index % 7) / 7)
+                })
+            #expect((513...1024).contains(try HapticEngine.compile(pattern).bytes.count))
+            let player = try await engine.makePlayer(with: pattern)
+            try await player.start(atTime: HapticEngine.timeImmediate)
+            await engine.stop()
+        }
     }
 }
