@@ -35,6 +35,8 @@ public struct LinkSession: Sendable {
     private var nonces: SplitMix64
     private var pingID: UInt16 = 0
     private var pingsInFlight: [UInt16: MonotonicInstant] = [:]
+    /// The sender's transmission count when each PING left (its PONG shows which copies arrived before it).
+    private var pingTransmissions: [UInt16: UInt64] = [:]
     private var pingsSentInSession = 0
     private var nextPing: MonotonicInstant?
     private var pingInterval: Duration?
@@ -287,6 +289,7 @@ public struct LinkSession: Sendable {
         realtimeFilter = NewestWinsFilter()
         realtimeSeq = 0
         pingsInFlight.removeAll()
+        pingTransmissions.removeAll()
     }
 
     /// The minor version a HELLO or INFO states.
@@ -341,7 +344,7 @@ public struct LinkSession: Sendable {
         guard header.channel == .control, header.type == MessageType.pong.rawValue,
             case .pong(let pong)? = try? MessageCodec.decode(frame), let pingSent = pingsInFlight[pong.id]
         else { return .untimed }
-        return .pong(pingSent: pingSent)
+        return .pong(pingSent: pingSent, afterTransmission: pingTransmissions[pong.id])
     }
 
     private mutating func deliver(_ frame: Frame, at now: MonotonicInstant) {
@@ -402,16 +405,19 @@ public struct LinkSession: Sendable {
         }
     }
 
-    private mutating func sendPing(at now: MonotonicInstant) {
+    private mutating func sendPing(at now: MonotonicInstant, probe: Bool = false) {
         pingID &+= 1
         pingsInFlight[pingID] = now
         pingsInFlight = pingsInFlight.filter { now.duration(since: $0.value) < .seconds(5) }
+        pingTransmissions[pingID] = sender.transmissions
+        pingTransmissions = pingTransmissions.filter { pingsInFlight[$0.key] != nil }
         let ping = WireMessage.ping(
             id: pingID, hostTime: UInt32(truncatingIfNeeded: now.nanoseconds / 1000), reserved0: 0, reserved1: 0)
         if let payload = try? MessageCodec.encode(ping) {
             emit(.control, type: MessageType.ping.rawValue, payload: payload)
         }
         statistics.pingsSent += 1
+        if probe { return }  // outside the schedule
         pingsSentInSession += 1
         let policy = configuration.clockSync
         if pingsSentInSession < policy.burstCount {
@@ -454,6 +460,11 @@ public struct LinkSession: Sendable {
         statistics.nakResends = sender.nakResends
         statistics.duplicateAckResends = sender.duplicateAckResends
         statistics.selectiveResends = sender.selectiveResends
+        if sender.wantsProbe {
+            // A PING right behind a selective resend: its PONG shows at once whether the resend arrived (§6.1).
+            sender.wantsProbe = false
+            if !isBoard { sendPing(at: now, probe: true) }
+        }
         if receiver.ackPending || receiver.nakPending {
             emit(.control, type: MessageType.ack.rawValue, payload: [])
         }

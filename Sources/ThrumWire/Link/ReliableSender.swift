@@ -44,6 +44,9 @@ struct ReliableSender: Sendable {
     /// then resend nothing (the SACKs say exactly what is missing), and an acknowledgement that jumps over
     /// frames sent before a timeout no longer shows the timeout spurious (the peer may have held them).
     private(set) var peerHolds = false
+    /// A selective resend went out: a PING behind it would show at once if it was lost too.
+    var wantsProbe = false
+    var transmissions: UInt64 { transmissionCount }
     /// What the line does to frames, for the owner's choice of payload size.
     private(set) var payloadSize: AdaptivePayloadSize
     /// Transmissions so far; the earliest one the latest progress acknowledgement can have answered (the
@@ -92,7 +95,8 @@ struct ReliableSender: Sendable {
         case prompt
         /// A PONG, sent when its PING arrived; the PING left at `pingSent`, after the frames the PONG
         /// acknowledges if their own ACK was lost, so it times them from then on only.
-        case pong(pingSent: MonotonicInstant)
+        /// `afterTransmission`: the transmissions counted when the PING left.
+        case pong(pingSent: MonotonicInstant, afterTransmission: UInt64? = nil)
         /// Anything else (INFO, an ERROR on the control channel, a real-time frame): times nothing.
         case untimed
     }
@@ -112,7 +116,7 @@ struct ReliableSender: Sendable {
         if progressed {
             let newest = inFlight[advanced - 1]
             if isCleanSample(newest, carrier: carrier), let sent = newest.lastSent {
-                let timedFrom = if case .pong(let pingSent) = carrier { max(sent, pingSent) } else { sent }
+                let timedFrom = if case .pong(let pingSent, _) = carrier { max(sent, pingSent) } else { sent }
                 let sample = now.duration(since: timedFrom)
                 // The first clean sample replaces an estimate that rests on an ambiguous or control sample.
                 if estimateIsAmbiguous { timer.restart(from: sample) } else { timer.record(sample: sample) }
@@ -154,6 +158,16 @@ struct ReliableSender: Sendable {
             }
         }
         if held != nil { resendHoles() }
+        if peerHolds, case .pong(_, let pingAfter?) = carrier, let oldest = inFlight.first, !oldest.needsSending,
+            oldest.lastTransmission <= pingAfter, ack == nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
+        {
+            // The PING left after the oldest frame's latest copy and its PONG does not acknowledge it: the line
+            // keeps order, so that copy was lost. Resent now rather than after a timeout.
+            inFlight[0].needsSending = true
+            selectiveResends += 1
+            payloadSize.recordLost(payload: oldest.payload.count)
+            wantsProbe = true
+        }
         let stalled = !inFlight.isEmpty && ack == nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
         if bareAck, stalled, !progressed, !peerHolds {
             duplicateAcks += 1
@@ -230,6 +244,7 @@ struct ReliableSender: Sendable {
             inFlight[index].needsSending = true
             selectiveResends += 1
             payloadSize.recordLost(payload: inFlight[index].payload.count)
+            wantsProbe = true
         }
     }
 
