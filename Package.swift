@@ -61,6 +61,7 @@ let package = Package(
                 .define("THR_MAX_TIMELINES", to: "8u"),
                 .define("THR_MAX_SLOTS", to: "8u"),
                 .define("THR_AUDIO_SAMPLES", to: "1"),
+                .define("THR_RX_HOLD_FRAMES", to: "2u"),
             ]
         ),
         // A board simulated around the core: clock, flash, actuators, line, endpoints.

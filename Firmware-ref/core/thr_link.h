@@ -25,6 +25,12 @@ void thr_link_transmit(thr_core *core, thr_tx_entry *e);
 /* Sends what the peer's window allows, then a bare ACK if one is still owed. */
 void thr_link_flush(thr_core *core);
 
+#if THR_RX_HOLD_FRAMES
+/* thr_link_session.c: the held frames as SACK's bitmap (at least (THR_RX_HOLD_FRAMES + 7) / 8 bytes);
+ * returns its length, trailing zero bytes left out (0: nothing held). */
+uint8_t thr_link_held_bitmap(const thr_core *core, uint8_t *bitmap);
+#endif
+
 /* thr_link_reliable.c */
 /* The acknowledgement (and NAK) a valid frame of the session carries. */
 void thr_link_on_ack(thr_core *core, const thr_frame *f);

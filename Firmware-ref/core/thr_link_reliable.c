@@ -1,5 +1,6 @@
 /* The reliable channel's sender (PROTOCOL.md §6): cumulative acknowledgements free the send
- * ring, NAKs and timeouts resend (go-back-N), and the timeout follows RFC 6298's estimate. */
+ * ring, NAKs and timeouts resend (go-back-N; with THR_RX_HOLD_FRAMES, only what the host's SACK
+ * shows missing), and the timeout follows RFC 6298's estimate. */
 #include "thr_link.h"
 
 #define RTO_MIN           10000u
@@ -28,22 +29,56 @@ static void rtt_sample(thr_link *l, uint32_t r)
     l->rto = estimated_rto(l);
 }
 
-static void resend_all(thr_core *core)
+/* Resends the oldest n frames in flight, oldest first (not those the host holds). */
+static void resend(thr_core *core, uint8_t n)
 {
     thr_link *l = &core->link;
     uint8_t i;
-    for (i = 0; i < l->tx_sent; i++) {
+    for (i = 0; i < n; i++) {
+#if THR_RX_HOLD_FRAMES
+        if (core->buffers.tx[i].held) continue;
+#endif
         thr_link_transmit(core, &core->buffers.tx[i]);
         l->retransmissions++;
     }
 }
+
+#if THR_RX_HOLD_FRAMES
+/* A SACK (bit i: the host holds the frame ack + 2 + i): marks those frames; returns how many frames
+ * in flight come up to the newest held one (the frames not held among them are missing). */
+static uint8_t mark_held(thr_core *core, const thr_frame *f)
+{
+    uint8_t i, upto = 0;
+    core->link.peer_holds = 1;
+    for (i = 0; i < core->link.tx_sent; i++) {
+        thr_tx_entry *e = &core->buffers.tx[i];
+        uint8_t bit = (uint8_t)(e->frame[THR_FRAME_SEQ_AT] - f->ack - 2u);
+        if (bit / 8u < f->length && (f->payload[bit / 8u] >> (bit % 8u)) & 1u) e->held = 1;
+        if (e->held) upto = (uint8_t)(i + 1u);
+    }
+    return upto;
+}
+#endif
 
 void thr_link_on_ack(thr_core *core, const thr_frame *f)
 {
     thr_link *l = &core->link;
     uint8_t last_acked = (uint8_t)(l->next_seq - l->tx_sent - 1u);
     uint8_t k = (uint8_t)(f->ack - last_acked);
+    uint8_t nak = f->nak;
+#if THR_RX_HOLD_FRAMES
+    uint8_t upto = 0; /* a SACK's missing frames lie among this many oldest in flight */
+#endif
     l->peer_window = f->window > 127u ? 127u : f->window;
+#if THR_RX_HOLD_FRAMES
+    if (f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_SACK) {
+        /* frames missing below a held one are resent like a NAK's, after the acknowledged ones leave */
+        upto = mark_held(core, f);
+        nak = upto > 0u;
+    } else if (l->peer_holds) {
+        nak = 0; /* a host that holds frames says what is missing in its SACKs */
+    }
+#endif
     if (k >= 1u && k <= l->tx_sent) {
         const thr_tx_entry *newest = &core->buffers.tx[k - 1u];
         /* Karn's rule, except that the very first sample may come from a resent frame (§6.2) */
@@ -63,15 +98,22 @@ void thr_link_on_ack(thr_core *core, const thr_frame *f)
         if (l->in_recovery) {
             /* an answer to the resend (not to the original) means the receiver dropped what followed */
             l->in_recovery = 0;
-            if (core->now - l->recovery_at >= l->srtt / 2u) resend_all(core);
+            if (core->now - l->recovery_at >= l->srtt / 2u) resend(core, l->tx_sent);
         }
+#if THR_RX_HOLD_FRAMES
+        upto = (uint8_t)(upto > k ? upto - k : 0u);
+#endif
     }
-    if (f->nak && l->tx_sent && f->ack == last_acked) {
+    if (nak && l->tx_sent && f->ack == last_acked) {
         /* at most once per smoothed round trip for the same ack (no limit before the first sample) */
         if (l->srtt == 0u || l->last_nak_ack != f->ack || core->now - l->last_nak_at >= l->srtt) {
             l->last_nak_ack = f->ack;
             l->last_nak_at = core->now;
-            resend_all(core);
+#if THR_RX_HOLD_FRAMES
+            resend(core, l->peer_holds ? upto : l->tx_sent);
+#else
+            resend(core, l->tx_sent);
+#endif
         }
     }
 }

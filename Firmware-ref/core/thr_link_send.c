@@ -16,6 +16,9 @@ static void put_serial(void *ctx, const uint8_t *data, uint32_t length)
 uint8_t thr_link_window(const thr_core *core)
 {
     int free_slots = (int)THR_TX_SLOTS - (int)core->link.tx_count - 1;
+#if THR_RX_HOLD_FRAMES
+    if (free_slots > (int)THR_RX_HOLD_FRAMES + 1) free_slots = (int)THR_RX_HOLD_FRAMES + 1; /* all can be held */
+#endif
     return (uint8_t)(free_slots < 0 ? 0 : free_slots > 127 ? 127 : free_slots);
 }
 
@@ -66,6 +69,9 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
     e = &core->buffers.tx[l->tx_count++];
     e->length = length;
     e->transmissions = 0;
+#if THR_RX_HOLD_FRAMES
+    e->held = 0;
+#endif
     e->frame[THR_FRAME_TYPE_AT] = type;
     if (length) thr_copy(e->frame + THR_FRAME_HEADER, payload, length);
     return 1;
@@ -74,6 +80,13 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
 void thr_link_flush(thr_core *core)
 {
     thr_link *l = &core->link;
+#if THR_RX_HOLD_FRAMES
+    if (l->sack_pending) { /* first, so that its bitmap arrives before the acks the reliable frames carry */
+        uint8_t bitmap[(THR_RX_HOLD_FRAMES + 7u) / 8u], n = thr_link_held_bitmap(core, bitmap);
+        l->sack_pending = 0;
+        if (l->session && l->sack_peer && n) thr_link_send_control(core, THR_MSG_SACK, bitmap, n);
+    }
+#endif
     while (l->session && l->tx_sent < l->tx_count && l->tx_sent < l->peer_window) {
         thr_tx_entry *e = &core->buffers.tx[l->tx_sent++];
         e->frame[THR_FRAME_SEQ_AT] = l->next_seq++;

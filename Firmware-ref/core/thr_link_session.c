@@ -105,6 +105,14 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
         l->rto = THR_RTO_INITIAL;
         l->in_recovery = 0;
         l->unsampled_acks = 0;
+#if THR_RX_HOLD_FRAMES
+        {
+            unsigned i;
+            for (i = 0; i < THR_RX_HOLD_FRAMES; i++) core->buffers.held[i].used = 0;
+            l->sack_peer = thr_get_hello_minor(a) >= 1u;
+            l->sack_pending = l->peer_holds = 0;
+        }
+#endif
         /* What the last host loaded and started goes with its session: the new host cannot name it, and
          * kept it would fill the memory run after run (PROTOCOL.md §4.1). Flash slots stay. */
         clear_players_and_store(core);
@@ -151,12 +159,79 @@ static void reply_error(thr_core *core, const thr_frame *f, thr_status status, u
         thr_link_send_control(core, THR_MSG_ERROR, p, n);
 }
 
-static void handle_frame(thr_core *core, const thr_frame *f)
+/* Decodes and executes an accepted frame; an undecodable one is answered with ERROR (§5.3). */
+static void execute(thr_core *core, const thr_frame *f)
 {
     thr_link *l = &core->link;
     uint8_t field;
     uint16_t offset;
     unsigned reason;
+    uint32_t v[THR_MSG_MAX_FIELDS];
+    reason = thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v);
+    if (reason) {
+        l->undecodable++;
+        if (f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
+            reply_error(core, f, reason == THR_PL_UNKNOWN_TYPE ? THR_STATUS_UNKNOWN_MESSAGE : THR_STATUS_MALFORMED,
+                        reason, field, offset);
+        return;
+    }
+    thr_link_dispatch(core, f, v);
+}
+
+#if THR_RX_HOLD_FRAMES
+/* A reliable frame ahead of a gap: kept if it lies within the window (ack + 2 ... ack + 1 + HOLD). */
+static void hold(thr_core *core, const thr_frame *f)
+{
+    thr_link *l = &core->link;
+    thr_held_frame *h = &core->buffers.held[f->seq % THR_RX_HOLD_FRAMES];
+    uint8_t ahead = (uint8_t)(f->seq - l->last_accepted);
+    if (ahead > THR_RX_HOLD_FRAMES + 1u || f->length > THR_MAX_PAYLOAD || (h->used && h->seq == f->seq)) return;
+    h->used = 1;
+    h->seq = f->seq;
+    h->type = f->type;
+    h->length = f->length;
+    thr_copy(h->payload, f->payload, f->length);
+}
+
+/* After in-order progress: executes the held frames that now follow, in order. */
+static void deliver_held(thr_core *core, thr_frame *f)
+{
+    thr_link *l = &core->link;
+    for (;;) {
+        uint8_t seq = (uint8_t)(l->last_accepted + 1u);
+        thr_held_frame *h = &core->buffers.held[seq % THR_RX_HOLD_FRAMES];
+        if (!h->used || h->seq != seq) return;
+        l->last_accepted = seq;
+        f->seq = seq;
+        f->type = h->type;
+        f->payload = h->payload;
+        f->length = h->length;
+        if (l->compatible) execute(core, f);
+        h->used = 0;
+    }
+}
+
+/* SACK's bitmap (bit i: the frame ack + 2 + i is held); returns its length without trailing zero bytes. */
+uint8_t thr_link_held_bitmap(const thr_core *core, uint8_t *bitmap)
+{
+    uint8_t i, n = 0;
+    for (i = 0; i < (THR_RX_HOLD_FRAMES + 7u) / 8u; i++) bitmap[i] = 0;
+    for (i = 0; i < THR_RX_HOLD_FRAMES; i++) {
+        const thr_held_frame *h = &core->buffers.held[i];
+        uint8_t bit = (uint8_t)(h->seq - core->link.last_accepted - 2u);
+        if (!h->used || bit >= THR_RX_HOLD_FRAMES) continue;
+        bitmap[bit / 8u] = (uint8_t)(bitmap[bit / 8u] | (1u << (bit % 8u)));
+        if (bit / 8u + 1u > n) n = (uint8_t)(bit / 8u + 1u);
+    }
+    return n;
+}
+#endif
+
+static void handle_frame(thr_core *core, const thr_frame *f)
+{
+    thr_link *l = &core->link;
+    uint8_t field;
+    uint16_t offset;
     uint32_t v[THR_MSG_MAX_FIELDS];
     if (f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO) {
         if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u)
@@ -176,15 +251,33 @@ static void handle_frame(thr_core *core, const thr_frame *f)
         uint8_t expected = (uint8_t)(l->last_accepted + 1u);
         l->ack_pending = 1;
         if (f->seq != expected) {
-            if ((uint8_t)(l->last_accepted - f->seq) >= 128u && !l->nak_sent) { /* ahead of a gap */
-                l->nak_sent = 1;
-                l->nak_pending = 1;
+            if ((uint8_t)(l->last_accepted - f->seq) >= 128u) { /* ahead of a gap */
+                if (!l->nak_sent) {
+                    l->nak_sent = 1;
+                    l->nak_pending = 1;
+                }
+#if THR_RX_HOLD_FRAMES
+                hold(core, f);
+#endif
             }
+#if THR_RX_HOLD_FRAMES
+            l->sack_pending = 1; /* sent only while frames are held (thr_link_flush) */
+#endif
             return;
         }
         l->last_accepted = f->seq;
         l->nak_sent = 0;
+#if THR_RX_HOLD_FRAMES
+        l->sack_pending = 1;
+        if (l->compatible) execute(core, f);
+        {
+            thr_frame next = *f;
+            deliver_held(core, &next);
+        }
+        return;
+#else
         if (!l->compatible) return;
+#endif
     } else if (f->channel == THR_CHANNEL_REALTIME) {
         uint8_t ahead = (uint8_t)(f->seq - l->rt_last);
         if (!l->compatible || (l->rt_seen && (ahead < 1u || ahead > 191u))) return;
@@ -193,15 +286,7 @@ static void handle_frame(thr_core *core, const thr_frame *f)
     } else if (f->type == THR_MSG_ACK) {
         return;
     }
-    reason = thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v);
-    if (reason) {
-        l->undecodable++;
-        if (f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
-            reply_error(core, f, reason == THR_PL_UNKNOWN_TYPE ? THR_STATUS_UNKNOWN_MESSAGE : THR_STATUS_MALFORMED,
-                        reason, field, offset);
-        return;
-    }
-    thr_link_dispatch(core, f, v);
+    execute(core, f);
 }
 
 void thr_link_init(thr_core *core)

@@ -21,6 +21,7 @@ static const uint8_t thr_msg_schema[] = {
     1, 5, 1, 1, 2, 1, 3,  /* HELLO */
     3, 4, 2, 3, 3, 3,  /* PING */
     5, 4, 1, 1, 1, 7, 64,  /* ERROR */
+    6, 1, 8,  /* SACK */
     16, 3, 2, 3, 3,  /* UPLOAD_BEGIN */
     17, 4, 2, 1, 3, 8,  /* UPLOAD_CHUNK */
     18, 2, 2, 1,  /* UPLOAD_COMMIT */
@@ -62,6 +63,7 @@ static const uint8_t thr_msg_schema_all[] = {
     3, 4, 2, 3, 3, 3,  /* PING */
     4, 4, 2, 3, 3, 3,  /* PONG */
     5, 4, 1, 1, 1, 7, 64,  /* ERROR */
+    6, 1, 8,  /* SACK */
     16, 3, 2, 3, 3,  /* UPLOAD_BEGIN */
     17, 4, 2, 1, 3, 8,  /* UPLOAD_CHUNK */
     18, 2, 2, 1,  /* UPLOAD_COMMIT */
@@ -250,6 +252,12 @@ THR_ACCESSOR const uint8_t *thr_get_error_detail_text(const uint8_t *p) { return
 THR_ACCESSOR uint8_t *thr_put_error_detail_text(uint8_t *p) { return p + THR_ERROR_DETAIL_TEXT_AT; }
 /* writes the length of the text already written; returns the end of the text */
 THR_ACCESSOR uint8_t *thr_put_error_detail_length(uint8_t *p, uint8_t n) { p[THR_ERROR_DETAIL_AT] = n; return p + THR_ERROR_DETAIL_TEXT_AT + n; }
+
+/* ---- SACK (6, both) ---- */
+#define THR_SACK_HELD_AT 0u /* bytes */
+#define THR_SACK_HELD_FIELD 0u   /* decoded value index */
+THR_ACCESSOR const uint8_t *thr_get_sack_held(const uint8_t *p) { return p + THR_SACK_HELD_AT; }
+THR_ACCESSOR uint8_t *thr_put_sack_held(uint8_t *p) { return p + THR_SACK_HELD_AT; }
 
 /* ---- UPLOAD_BEGIN (16, host to board) ---- */
 #define THR_UPLOAD_BEGIN_SIZE 10u

@@ -7,6 +7,7 @@
 #include "test_board.h"
 #include "test.h"
 #include "thr_frame.h"
+#include "thr_link.h"
 #include "thr_message.h"
 #include "thr_messages.h"
 #include "generated/wire_vectors.h"
@@ -223,10 +224,12 @@ static const received *find(uint8_t type)
     return 0;
 }
 
-static void connect_host(uint32_t nonce)
+/* A host of message set 1.`minor` (1.0 knows no SACK). */
+static void connect_host_minor(uint32_t nonce, uint8_t minor)
 {
     uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
     const received *info;
+    hello[1] = minor;
     thr_put32(hello + 5, nonce);
     epoch = 0;
     host_send(0, 0, THR_MSG_HELLO, hello, 9, 0);
@@ -238,6 +241,11 @@ static void connect_host(uint32_t nonce)
     host_seq = 0;
     host_ack = 0;
     host_rt = 0;
+}
+
+static void connect_host(uint32_t nonce)
+{
+    connect_host_minor(nonce, 0);
 }
 
 static void setup_board(void)
@@ -692,6 +700,118 @@ static void new_session_clears_the_store(void)
     CHECK_EQ(core->timeline[again].offset, 0u);
 }
 
+/* The tags of the RESULTs in the last exchange, in order (at most 8). */
+static unsigned result_tags(uint16_t *tags)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < got_count && n < 8u; i++) {
+        if (got[i].frame.type == THR_MSG_RESULT) tags[n++] = (uint16_t)thr_get16(got[i].payload);
+    }
+    return n;
+}
+
+static void engine_start_seq(uint8_t seq, uint16_t tag)
+{
+    uint8_t p[2];
+    thr_put16(p, tag);
+    host_send(THR_CHANNEL_RELIABLE, seq, THR_MSG_ENGINE_START, p, 2, 0);
+}
+
+/* §6.3: a reliable frame after a gap. With THR_RX_HOLD_FRAMES the board holds it, names it in SACK to a
+ * 1.1 host (an ACK with NAK to a 1.0 host) and executes it once the gap fills; without, it drops it and
+ * NAKs, and never sends SACK. Either way a SACK from the host is taken as an ACK, never answered. */
+static void selective_ack(void)
+{
+    uint8_t minor;
+    for (minor = 0; minor <= 1u; minor++) {
+        uint16_t tags[8];
+        const received *r;
+        uint8_t nothing[1] = { 0 };
+        setup_board();
+        connect_host_minor(11u + minor, minor);
+        engine_start_seq(1, 101);
+        exchange();
+        CHECK_EQ(result_tags(tags), 1);
+        engine_start_seq(3, 103); /* 2 lost */
+        exchange();
+        CHECK_EQ(result_tags(tags), 0);
+        r = find(THR_MSG_SACK);
+        if (THR_RX_HOLD_FRAMES && minor >= 1u) {
+            CHECK(r != 0);
+            CHECK(find(THR_MSG_ACK) == 0);
+            if (r) {
+                CHECK_EQ(r->frame.ack, 1);
+                CHECK_EQ(r->frame.nak, 1);
+                CHECK_EQ(r->frame.length, 1);
+                CHECK_EQ(r->payload[0], 0x01); /* bit 0: frame ack + 2 = 3 */
+            }
+        } else {
+            CHECK(r == 0);
+            r = find(THR_MSG_ACK);
+            CHECK(r && r->frame.ack == 1u && r->frame.nak == 1u);
+        }
+        engine_start_seq(2, 102); /* the gap fills */
+        exchange();
+        CHECK(find(THR_MSG_SACK) == 0);
+        if (THR_RX_HOLD_FRAMES) {
+            CHECK_EQ(result_tags(tags), 2);
+            CHECK(tags[0] == 102u && tags[1] == 103u);
+            CHECK_EQ(board.core.link.last_accepted, 3);
+        } else {
+            CHECK_EQ(result_tags(tags), 1);
+            CHECK_EQ(tags[0], 102);
+            CHECK_EQ(board.core.link.last_accepted, 2);
+        }
+        /* the host's SACK is an acknowledgement like ACK: no ERROR, nothing dispatched */
+        host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_SACK, nothing, 1, 0);
+        exchange();
+        CHECK(find(THR_MSG_ERROR) == 0);
+        CHECK_EQ(board.core.link.undecodable, 0);
+        CHECK(thr_link_window(&board.core) <= (THR_RX_HOLD_FRAMES ? THR_RX_HOLD_FRAMES + 1u : THR_TX_SLOTS - 1u));
+    }
+}
+
+#if THR_RX_HOLD_FRAMES
+/* §6.1 on the board's side: a 1.1 host that holds the board's frames names them in SACK; the board
+ * resends only the frames missing below a held one, and ignores NAK flags from then on. */
+static void selective_resend(void)
+{
+    uint8_t held[1] = { 0x01 }, first;
+    setup_board();
+    connect_host_minor(21, 1);
+    engine_start_seq(1, 201);
+    engine_start_seq(2, 202);
+    exchange();
+    CHECK_EQ(board.core.link.tx_sent, 2);
+    first = (uint8_t)(board.core.link.next_seq - 2u);
+    host_ack = (uint8_t)(first - 1u); /* the first reply lost, the second held: SACK bit 0 = ack + 2 */
+    board.clock_us += 5000u;
+    host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_SACK, held, 1, 1);
+    exchange();
+    CHECK_EQ(got_count, 1);
+    if (got_count) CHECK_EQ(got[0].frame.seq, first);
+    CHECK_EQ(board.core.link.peer_holds, 1);
+    CHECK_EQ(board.core.buffers.tx[1].held, 1);
+    /* the resend lost too: a NAK from a host that holds frames resends nothing; the timer resends the
+     * oldest only */
+    host_ack = (uint8_t)(first - 1u);
+    board.clock_us += 1000u;
+    host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_ACK, held, 0, 1);
+    exchange();
+    CHECK_EQ(got_count, 0);
+    board.clock_us += 5000000u;
+    exchange();
+    CHECK_EQ(got_count, 1);
+    if (got_count) CHECK_EQ(got[0].frame.seq, first);
+    /* the resend arrives: the ack covers both, nothing more is sent */
+    host_ack = (uint8_t)(first + 1u);
+    host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_ACK, held, 0, 0);
+    exchange();
+    CHECK_EQ(board.core.link.tx_count, 0);
+    CHECK_EQ(got_count, 0);
+}
+#endif
+
 void link_tests(void)
 {
     run_test("crc32c", crc32c_check_value);
@@ -703,6 +823,10 @@ void link_tests(void)
     run_test("errors and realtime", errors_and_realtime);
     run_test("retransmission and nak", retransmission_and_nak);
     run_test("timeout recovery", timeout_recovery);
+    run_test("selective ack", selective_ack);
+#if THR_RX_HOLD_FRAMES
+    run_test("selective resend", selective_resend);
+#endif
     run_test("engine stop and start", engine_stop_start);
     run_test("keepalive fade", keepalive_fade);
     run_test("finished waits for room", finished_waits_for_room);

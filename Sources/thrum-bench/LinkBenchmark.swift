@@ -164,6 +164,8 @@ enum LinkBenchmark {
                 name: "\(name)_worst_vs_median_time\(suffix)", value: slowest.outcome.seconds / median, unit: "ratio",
                 goal: .atMost(2)),
             Metric(name: "\(name)_worst_seed\(suffix)", value: Double(slowest.seed), unit: "seed", goal: .none),
+            Metric(name: "\(name)_worst_seconds\(suffix)", value: slowest.outcome.seconds, unit: "s", goal: .none),
+            Metric(name: "\(name)_median_seconds\(suffix)", value: median, unit: "s", goal: .none),
             Metric(name: "\(name)_seeds\(suffix)", value: Double(sweep.runs.count), unit: "count", goal: .none),
             Metric(
                 name: "\(name)_max_timeouts\(suffix)", value: Double(sweep.runs.map(\.outcome.timeouts).max() ?? 0),

@@ -33,14 +33,21 @@ struct LinkSessionTests {
     }
 
     /// A host that has sent HELLO and received INFO in `epoch`.
-    static func connectedHost(epoch: UInt16 = 0x0100, at now: MonotonicInstant = .zero) -> LinkSession {
+    /// `selective`: false for a host of message set 1.0 (no held frames, no SACK); `boardMinor`: the INFO's.
+    static func connectedHost(
+        epoch: UInt16 = 0x0100, at now: MonotonicInstant = .zero, selective: Bool = true,
+        boardMinor: UInt8 = MessageCatalog.minor
+    ) -> LinkSession {
         var configuration = LinkConfiguration(role: .host)
         configuration.clockSync.interval = nil
         configuration.clockSync.burstCount = 0
+        configuration.selectiveAcknowledgement = selective
         var host = LinkSession(configuration: configuration)
         host.connect(at: now)
         let hello = decode(host.takeFrames())[0]
-        host.receive(boardFrame(info(nonce: hello.message!.nonce!), epoch: epoch), at: now)
+        var info = info(nonce: hello.message!.nonce!)
+        info.minor = boardMinor
+        host.receive(boardFrame(info, epoch: epoch), at: now)
         return host
     }
 
@@ -217,9 +224,9 @@ struct LinkSessionTests {
         #expect(verdicts == [true, true, false, false, true])
     }
 
-    @Test("reliable receive: in order delivered, duplicates re-acknowledged, a gap NAKed once")
+    @Test("reliable receive (1.0 host): in order delivered, duplicates re-acknowledged, a gap NAKed once")
     func reliableReceive() {
-        var host = Self.connectedHost(epoch: 0x0100)
+        var host = Self.connectedHost(epoch: 0x0100, selective: false)
         _ = host.takeEvents()
         _ = host.takeFrames()
         func deliver(_ seq: UInt8) -> [(header: FrameHeader, message: WireMessage?)] {
@@ -241,6 +248,42 @@ struct LinkSessionTests {
         #expect(delivered == [1, 2])
         #expect(host.statistics.duplicates == 1)
         #expect(host.statistics.outOfOrder == 2)
+    }
+
+    @Test(
+        "reliable receive with SACK: frames after a gap are held, named in SACK (to a 1.1 board only) and delivered once the gap fills",
+        arguments: [MessageCatalog.minor, 0])
+    func reliableReceiveHolding(boardMinor: UInt8) {
+        var host = Self.connectedHost(epoch: 0x0100, boardMinor: boardMinor)
+        _ = host.takeEvents()
+        _ = host.takeFrames()
+        func deliver(_ seq: UInt8) -> [(header: FrameHeader, message: WireMessage?)] {
+            host.receive(
+                Self.boardFrame(.result(tag: UInt16(seq), status: .ok), channel: .reliable, epoch: 0x0100, seq: seq),
+                at: .zero)
+            return Self.decode(host.takeFrames())
+        }
+        let sack = boardMinor >= 1
+        #expect(deliver(1).map(\.message) == [.ack()])
+        let gap = deliver(3)
+        #expect(gap.map(\.header.ack) == [1])
+        #expect(gap.map(\.header.nak) == [true])  // one NAK per gap, for a go-back-N sender
+        #expect(gap.map(\.message) == [sack ? .sack(held: [0b01]) : .ack()])  // bit 0: frame ack + 2 = 3
+        let more = deliver(5)
+        #expect(more.map(\.message) == [sack ? .sack(held: [0b101]) : .ack()])  // 3 and 5 held
+        #expect(more.map(\.header.nak) == [false])
+        #expect(deliver(3).map(\.header.ack) == [1])  // a held frame again: a duplicate
+        let filled = deliver(2)
+        #expect(filled.map(\.header.ack) == [3])  // 2 and the held 3 delivered, 5 still held after the gap at 4
+        #expect(filled.map(\.message) == [sack ? .sack(held: [0b1]) : .ack()])
+        #expect(deliver(4).map(\.message) == [.ack()])  // 4 and the held 5 delivered: nothing held, a plain ACK
+        let delivered = host.takeEvents().compactMap { event -> UInt16? in
+            if case .received(let message, .reliable) = event { message.tag } else { nil }
+        }
+        #expect(delivered == [1, 2, 3, 4, 5])
+        #expect(host.statistics.framesHeld == 2)
+        #expect(host.statistics.duplicates == 1)
+        #expect(host.statistics.sacksSent == (sack ? 4 : 0))  // every reliable frame that arrives while frames are held
     }
 
     @Test(
@@ -352,6 +395,44 @@ struct LinkSessionTests {
         host.receive(FrameEncoder.encode(header: header, payload: []), at: .zero + .milliseconds(25))
         #expect(
             Self.decode(host.takeFrames()).map(\.header.seq) == [2, 3], "a NAK after a round trip is honoured again")
+    }
+
+    @Test(
+        "SACK makes the sender resend only the frames missing below a held one, each copy once; NAKs then resend nothing"
+    )
+    func selectiveResend() throws {
+        var host = Self.connectedHost(epoch: 1)
+        for tag in 1...4 { try host.send(.engineStart(tag: UInt16(tag)), at: .zero) }
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [1, 2, 3, 4])
+        var sent: [(header: FrameHeader, message: WireMessage?)] = []
+        func sack(ack: UInt8, held: [UInt8], nak: Bool = false, at ms: Int) -> [UInt8] {
+            host.receive(
+                FrameEncoder.encode(
+                    header: FrameHeader(
+                        channel: .control, nak: nak, epoch: 1, ack: ack, window: 4, type: MessageType.sack.rawValue),
+                    payload: try! MessageCodec.encode(.sack(held: held))), at: .zero + .milliseconds(ms))
+            sent = Self.decode(host.takeFrames())
+            return sent.filter { $0.header.channel == .reliable }.map(\.header.seq)
+        }
+        // 3 held (bit 1 after ack 0): 1 and 2 left before it and are missing; 4 left after it and may be on its way.
+        #expect(sack(ack: 0, held: [0b10], nak: true, at: 10) == [1, 2])
+        #expect(host.statistics.selectiveResends == 2)
+        #expect(sent.last?.message?.type == .ping, "a PING right behind the resends: its PONG shows if they died")
+        #expect(sack(ack: 0, held: [0b1010], at: 11) == [], "4 held too: the resends left after it")
+        let nak = FrameHeader(channel: .control, nak: true, epoch: 1, ack: 0, window: 4, type: 0)
+        host.receive(FrameEncoder.encode(header: nak, payload: []), at: .zero + .milliseconds(40))
+        #expect(Self.decode(host.takeFrames()).isEmpty, "a peer that holds frames: its NAK resends nothing")
+        #expect(sack(ack: 1, held: [0b11], at: 41) == [], "1 arrived; the resent 2 is on its way, 3 and 4 held")
+        #expect(host.pendingReliable == 3)
+        // The resent 2 lost: it is now the oldest, and only it goes again when the timer expires.
+        host.advance(to: .zero + .seconds(2))
+        #expect(Self.decode(host.takeFrames()).map(\.header.seq) == [2])
+        host.receive(
+            FrameEncoder.encode(
+                header: FrameHeader(channel: .control, epoch: 1, ack: 4, window: 4, type: 0), payload: []),
+            at: .zero + .seconds(2) + .milliseconds(10))
+        #expect(Self.decode(host.takeFrames()).isEmpty, "held frames are never sent again")
+        #expect(host.pendingReliable == 0)
     }
 
     @Test("the retransmission timeout adapts to the round trip (RFC 6298 with an srtt/2 floor)")

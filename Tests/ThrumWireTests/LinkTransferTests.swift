@@ -27,12 +27,23 @@ struct LinkTransferTests {
         received.flatMap { $0.message.chunkData ?? [] }
     }
 
-    static func simulation(seed: UInt64, faults: VirtualLine.Faults, baud: Double = 1_000_000) -> LinkSimulation {
+    /// `hostSelective`, `boardSelective`: false for an end of message set 1.0 (no SACK, nothing held).
+    static func simulation(
+        seed: UInt64, faults: VirtualLine.Faults, baud: Double = 1_000_000, hostSelective: Bool = true,
+        boardSelective: Bool = true
+    ) -> LinkSimulation {
         var host = LinkConfiguration(role: .host)
         host.nonceSeed = seed
+        host.selectiveAcknowledgement = hostSelective
+        var board = LinkSimulation.boardConfiguration(bootEpoch: UInt16(truncatingIfNeeded: seed))
+        if !boardSelective, case .board(let epoch, var info) = board.role {
+            info.minor = 0
+            board.role = .board(bootEpoch: epoch, info: info)
+            board.selectiveAcknowledgement = false
+        }
         let latency: ClosedRange<Duration> = .microseconds(100) ... .milliseconds(1)
         return LinkSimulation(
-            host: host, board: LinkSimulation.boardConfiguration(bootEpoch: UInt16(truncatingIfNeeded: seed)),
+            host: host, board: board,
             toBoard: VirtualLine(baud: baud, latency: latency, faults: faults, seed: seed &* 2 &+ 1),
             toHost: VirtualLine(baud: baud, latency: latency, faults: faults, seed: seed &* 2 &+ 2),
             boardClock: SimulatedBoardClock(offset: 1e9, driftPPM: 30))
@@ -134,24 +145,48 @@ struct LinkTransferTests {
     }
 
     /// The line of issue 3 (5 % of frames lost, 1 % corrupted, 1 % duplicated, 1 % after a garbage burst) over
-    /// many seeds. NAKs and duplicate acknowledgements report nearly every loss, so the timer fires only for
-    /// the rest (at most 5 times in 600 runs; before its fix, up to 12 times on these seeds and 362 on seed 84
-    /// at 115,200 baud, which crawled at 0.31 of the clean throughput). Go-back-N with the board's 4-frame
-    /// window still loses the frames in flight with each lost frame, so a seed that loses more frames than
-    /// most is slower: over 300 seeds at each rate the median reaches 0.80 of the clean line's throughput, the
-    /// worst 0.61, none more than 1.3 times the median time. `thrum-bench link` sweeps more seeds.
+    /// many seeds (issue 15). The board holds the frames that arrive after a gap and names them in SACK, so
+    /// the host resends only the missing ones (PROTOCOL.md §6.3): a loss costs about one frame, not the
+    /// board's 4-frame window as under go-back-N, where a seed that lost more frames than most fell to 0.50
+    /// of the clean throughput (the median 0.79). The timer fires only when a resend dies too.
+    /// `thrum-bench link` sweeps 1,000 seeds at each rate.
     @Test(
-        "frame faults: every seed bit-exact, at 0.55 or more of the clean throughput, under twice the median time and 8 timeouts; the median at 0.7 or more",
+        "frame faults: every seed bit-exact, at 0.7 or more of the clean throughput, no more than twice the median time",
         arguments: [115_200.0, 1_000_000.0])
     func throughputUnderFrameFaults(baud: Double) throws {
         let sweep = try UploadSweep(
             seeds: 1...12, upload: { try Self.upload(seed: $0, faults: $1, baud: baud) }, faults: .issue3)
         #expect(sweep.allIntact)
-        #expect(sweep.throughputRatio(seconds: sweep.medianSeconds) >= 0.7)
         for run in sweep.runs {
-            #expect(sweep.throughputRatio(seconds: run.outcome.seconds) >= 0.55, "seed \(run.seed)")
+            #expect(run.outcome.completed && run.outcome.intact, "seed \(run.seed)")
+            #expect(sweep.throughputRatio(seconds: run.outcome.seconds) >= 0.7, "seed \(run.seed)")
             #expect(run.outcome.seconds <= 2 * sweep.medianSeconds, "seed \(run.seed)")
-            #expect(run.outcome.timeouts <= 8, "seed \(run.seed)")
+        }
+    }
+
+    /// Compatibility (PROTOCOL.md §9): a 1.1 end facing a 1.0 end sends no SACK and falls back to go-back-N
+    /// (a 1.0 host would answer the unknown SACK with ERROR); two 1.1 ends use SACK and resend selectively.
+    @Test(
+        "message set 1.0 on either end: no SACK, go-back-N, bit-exact under frame faults; 1.1 on both: selective",
+        arguments: [(true, false), (false, true), (true, true)])
+    func mixedVersions(hostSelective: Bool, boardSelective: Bool) throws {
+        for seed: UInt64 in [3, 4] {
+            var simulation = Self.simulation(
+                seed: seed, faults: .issue3, hostSelective: hostSelective, boardSelective: boardSelective)
+            let data = Self.payload(size: 65536, seed: seed)
+            let upload = SimulatedUpload(data: data, queueAhead: 8)
+            let outcome = try #require(try upload.run(over: &simulation))
+            #expect(outcome.completed && outcome.intact, "seed \(seed)")
+            let host = simulation.host.statistics
+            let board = simulation.board.statistics
+            if hostSelective && boardSelective {
+                #expect(board.sacksSent > 0 && board.framesHeld > 0, "seed \(seed)")
+                #expect(host.selectiveResends > 0 && host.nakResends == 0, "seed \(seed)")
+            } else {
+                #expect(board.sacksSent == 0 && host.sacksSent == 0, "seed \(seed)")
+                #expect(host.selectiveResends == 0 && host.nakResends > 0, "seed \(seed)")
+                #expect(host.undecodable == 0 && board.undecodable == 0, "seed \(seed)")
+            }
         }
     }
 

@@ -138,6 +138,7 @@ def write(name, description, cases):
 # ---------------------------------------------------------------- one valid frame per message type
 samples = {
     "ACK": ({}, dict(channel="control", seq=0, ack=17, window=4)),
+    "SACK": ({"held": "0501"}, dict(channel="control", seq=0, ack=17, window=4, nak=True)),
     "HELLO": ({"major": 1, "minor": 0, "max_payload": 1024, "window": 16, "nonce": 0xA1B2C3D4}, dict(epoch=0, window=16)),
     "INFO": ({"nonce": 0xA1B2C3D4, "major": 1, "minor": 0, "firmware": "0.1.0", "board": "thrum-sim", "serial": "SIM-0001",
               "max_payload": 512, "window": 4, "tick_hz": 1000, "timeline_memory": 16384, "max_timelines": 8,
@@ -258,7 +259,7 @@ def raw_frame(type_id, payload, channel="reliable", epoch=7, seq=1):
 pings = encode_fields(by_name["PING"]["fields"], ping_vals)
 bad_payloads = [
     case("payload-unknown-type", "message type 0xEE is not in messages.json", raw_frame(0xEE, b"\x01\x02"), [], ["unknown_type"]),
-    case("payload-unknown-type-6", "type 6 is unassigned", raw_frame(6, b"", channel="control"), [], ["unknown_type"]),
+    case("payload-unknown-type-7", "type 7 is unassigned", raw_frame(7, b"", channel="control"), [], ["unknown_type"]),
     case("payload-truncated", "PING with its last byte missing", raw_frame(3, pings[:-1], channel="control"), [], ["truncated"]),
     case("payload-empty-for-fields", "PLAYER_STOP with no payload", raw_frame(33, b""), [], ["truncated"]),
     case("payload-trailing", "RESULT with one byte too many", raw_frame(128, b"\x05\x00\x00\x09"), [], ["trailing_bytes"]),

@@ -202,14 +202,31 @@ typedef struct thr_flash_store {
 #ifndef THR_TX_PAYLOAD
 #define THR_TX_PAYLOAD 64u /* largest payload the board sends (replies and notifications) */
 #endif
+#ifndef THR_RX_HOLD_FRAMES
+/* Reliable frames held after a gap and named in SACK (PROTOCOL.md §6.3); 0: none (go-back-N, no SACK).
+ * Each costs THR_MAX_PAYLOAD + 6 bytes of RAM; the stated window is then at most THR_RX_HOLD_FRAMES + 1. */
+#define THR_RX_HOLD_FRAMES 0u
+#endif
 #define THR_RX_PIECE (THR_MAX_PAYLOAD + 12u + (THR_MAX_PAYLOAD + 12u) / 254u + 1u)
 
 typedef struct thr_tx_entry {
     uint32_t sent_at; /* board time of the last transmission (low 32 bits) */
     uint16_t length;  /* payload bytes */
     uint8_t transmissions;
+#if THR_RX_HOLD_FRAMES
+    uint8_t held; /* the host's SACK named it held: never resent */
+#endif
     uint8_t frame[8u + THR_TX_PAYLOAD + 4u]; /* header, payload, CRC: rebuilt at each send */
 } thr_tx_entry;
+
+#if THR_RX_HOLD_FRAMES
+/* A reliable frame that arrived after a gap (PROTOCOL.md §6.3), kept until the gap fills. */
+typedef struct thr_held_frame {
+    uint8_t used, seq, type;
+    uint16_t length;
+    uint8_t payload[THR_MAX_PAYLOAD];
+} thr_held_frame;
+#endif
 
 typedef struct thr_link {
     /* Scalars first, arrays last: a Cortex-M0+ reaches a field directly only within 31 (bytes),
@@ -227,10 +244,15 @@ typedef struct thr_link {
     uint8_t tx_sent;          /* of which in flight (the oldest ones) */
     uint8_t peer_window;
     uint8_t last_nak_ack;
-    uint8_t advertised;          /* window we last stated */
-    uint8_t in_recovery;         /* a timeout happened and no progress since */
-    uint8_t unsampled_acks;      /* progress acknowledgements in a row without an RTT sample */
-    uint8_t late_pending;        /* the command being handled was late: LATE follows its reply */
+    uint8_t advertised;     /* window we last stated */
+    uint8_t in_recovery;    /* a timeout happened and no progress since */
+    uint8_t unsampled_acks; /* progress acknowledgements in a row without an RTT sample */
+    uint8_t late_pending;   /* the command being handled was late: LATE follows its reply */
+#if THR_RX_HOLD_FRAMES
+    uint8_t sack_peer;    /* the host's message set knows SACK (1.1 or later) */
+    uint8_t sack_pending; /* a reliable frame arrived while frames are held: SACK owed */
+    uint8_t peer_holds;   /* the host sent a SACK: resend only what it shows missing */
+#endif
     volatile uint16_t ring_head; /* written by the interrupt */
     volatile uint16_t ring_tail; /* written by the main loop */
     uint16_t piece_length;
@@ -251,6 +273,9 @@ typedef struct thr_link_buffers {
     uint8_t ring[THR_RX_RING];
     uint8_t piece[THR_RX_PIECE]; /* the frame being received (COBS-decoded in place) */
     thr_tx_entry tx[THR_TX_SLOTS];
+#if THR_RX_HOLD_FRAMES
+    thr_held_frame held[THR_RX_HOLD_FRAMES]; /* slot seq % THR_RX_HOLD_FRAMES */
+#endif
 } thr_link_buffers;
 
 typedef struct thr_core {

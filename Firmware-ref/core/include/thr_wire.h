@@ -4,7 +4,7 @@
 #define THR_WIRE_H
 
 #define THR_WIRE_MAJOR 1u
-#define THR_WIRE_MINOR 0u
+#define THR_WIRE_MINOR 1u
 #define THR_FRAME_FORMAT 1u
 
 typedef enum thr_channel {
@@ -20,6 +20,7 @@ typedef enum thr_msg_type {
     THR_MSG_PING = 3,
     THR_MSG_PONG = 4,
     THR_MSG_ERROR = 5,
+    THR_MSG_SACK = 6,
     THR_MSG_UPLOAD_BEGIN = 16,
     THR_MSG_UPLOAD_CHUNK = 17,
     THR_MSG_UPLOAD_COMMIT = 18,

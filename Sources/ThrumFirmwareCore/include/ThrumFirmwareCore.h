@@ -25,6 +25,10 @@
 #define THR_AUDIO_SAMPLES 1        /* the simulated board plays waveform objects (WAVEFORM.md) */
 #endif
 
+#ifndef THR_RX_HOLD_FRAMES
+#define THR_RX_HOLD_FRAMES 2u /* holds the frames after a gap and sends SACK (PROTOCOL.md §6.3) */
+#endif
+
 #include "../core/include/thr_core.h"
 #include "../core/include/thr_flash.h"
 

@@ -27,6 +27,12 @@ public struct LinkConfiguration: Sendable {
     /// Host: ping schedule for clock synchronisation and keep-alive.
     public var clockSync = ClockSyncPolicy()
     public var estimator = ClockSyncEstimator.Configuration()
+    /// Selective acknowledgement (PROTOCOL.md §6.3, message set 1.1): hold the reliable frames that arrive after
+    /// a gap (up to `receiveWindow − 1`), name them in SACK to a peer of message set 1.1 or later, and resend
+    /// only the frames a SACK from the peer shows missing. `false` behaves as a peer of message set 1.0 (for
+    /// compatibility tests): the HELLO states minor version 0, nothing is held, no SACK is sent and a SACK
+    /// received counts as a plain ACK. (A board role states the version its `info` carries.)
+    public var selectiveAcknowledgement = true
     /// Seed for HELLO nonces, so sessions replay exactly in tests.
     public var nonceSeed: UInt64 = 0x7468_7275_6D21
 

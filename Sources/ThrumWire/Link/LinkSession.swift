@@ -25,6 +25,8 @@ public struct LinkSession: Sendable {
     private var sessionNonce: UInt32?
     private var sender: ReliableSender
     private var receiver = ReliableReceiver()
+    /// The peer's message set knows SACK (1.1 or later) and this end uses it.
+    private var peerTakesSack = false
     private var realtimeFilter = NewestWinsFilter()
     private var realtimeSeq: UInt8 = 0
     private var decoder: FrameDecoder
@@ -33,6 +35,8 @@ public struct LinkSession: Sendable {
     private var nonces: SplitMix64
     private var pingID: UInt16 = 0
     private var pingsInFlight: [UInt16: MonotonicInstant] = [:]
+    /// The sender's transmission count when each PING left (its PONG shows which copies arrived before it).
+    private var pingTransmissions: [UInt16: UInt64] = [:]
     private var pingsSentInSession = 0
     private var nextPing: MonotonicInstant?
     private var pingInterval: Duration?
@@ -279,25 +283,47 @@ public struct LinkSession: Sendable {
         peerMaxPayload = min(max(Int(maxPayload), FrameLimits.minimumMaxPayload), FrameLimits.absoluteMaxPayload)
         sender = ReliableSender(timer: Self.makeTimer(configuration), maxPayload: peerMaxPayload)
         sender.peerWindow = Int(min(max(window, 1), 127))
-        receiver = ReliableReceiver()
+        receiver = ReliableReceiver(
+            capacity: configuration.selectiveAcknowledgement ? min(configuration.receiveWindow, 127) - 1 : 0)
+        peerTakesSack = configuration.selectiveAcknowledgement && Self.minorVersion(of: announcement) >= 1
         realtimeFilter = NewestWinsFilter()
         realtimeSeq = 0
         pingsInFlight.removeAll()
+        pingTransmissions.removeAll()
+    }
+
+    /// The minor version a HELLO or INFO states.
+    private static func minorVersion(of announcement: WireMessage) -> UInt8 {
+        switch announcement {
+        case .hello(let hello): hello.minor
+        case .info(let info): info.minor
+        default: 0
+        }
     }
 
     private mutating func handleInSession(_ frame: Frame, at now: MonotonicInstant) {
         let header = frame.header
-        let bareAck = header.channel == .control && header.type == MessageType.ack.rawValue
+        var held: [UInt8]?
+        if header.channel == .control, header.type == MessageType.sack.rawValue,
+            case .sack(let sack)? = try? MessageCodec.decode(frame)
+        {
+            held = configuration.selectiveAcknowledgement ? sack.held : nil  // a 1.0 peer would not know SACK
+        }
+        let acknowledgementOnly =
+            header.channel == .control && (header.type == MessageType.ack.rawValue || held != nil)
         sender.handle(
-            ack: header.ack, window: header.window, nak: header.nak, bareAck: bareAck, carrier: ackCarrier(frame),
-            at: now)
+            ack: header.ack, window: header.window, nak: header.nak, bareAck: acknowledgementOnly,
+            carrier: ackCarrier(frame), held: held, at: now)
         switch header.channel {
         case .control:
-            if header.type == MessageType.ack.rawValue { return }
+            if acknowledgementOnly { return }
             deliver(frame, at: now)
         case .reliable:
-            switch receiver.accept(seq: header.seq) {
-            case .deliver: deliver(frame, at: now)
+            switch receiver.accept(frame) {
+            case .deliver:
+                deliver(frame, at: now)
+                while let next = receiver.takeNextHeld() { deliver(next, at: now) }
+            case .held: statistics.framesHeld += 1
             case .duplicate: statistics.duplicates += 1
             case .outOfOrder: statistics.outOfOrder += 1
             }
@@ -309,13 +335,16 @@ public struct LinkSession: Sendable {
     /// What `frame` answered, for the sender's round-trip samples.
     private func ackCarrier(_ frame: Frame) -> ReliableSender.AckCarrier {
         let header = frame.header
-        if header.channel == .reliable || (header.channel == .control && header.type == MessageType.ack.rawValue) {
+        if header.channel == .reliable
+            || (header.channel == .control
+                && (header.type == MessageType.ack.rawValue || header.type == MessageType.sack.rawValue))
+        {
             return .prompt
         }
         guard header.channel == .control, header.type == MessageType.pong.rawValue,
             case .pong(let pong)? = try? MessageCodec.decode(frame), let pingSent = pingsInFlight[pong.id]
         else { return .untimed }
-        return .pong(pingSent: pingSent)
+        return .pong(pingSent: pingSent, afterTransmission: pingTransmissions[pong.id])
     }
 
     private mutating func deliver(_ frame: Frame, at now: MonotonicInstant) {
@@ -368,23 +397,27 @@ public struct LinkSession: Sendable {
     private mutating func sendHello(nonce: UInt32, at now: MonotonicInstant, attempts: Int) {
         phase = .handshaking(nonce: nonce, attempts: attempts, nextAttempt: now + configuration.helloInterval)
         let hello = WireMessage.hello(
-            major: MessageCatalog.major, minor: MessageCatalog.minor, maxPayload: UInt16(configuration.maxPayload),
+            major: MessageCatalog.major, minor: configuration.selectiveAcknowledgement ? MessageCatalog.minor : 0,
+            maxPayload: UInt16(configuration.maxPayload),
             window: UInt8(configuration.receiveWindow), nonce: nonce)
         if let payload = try? MessageCodec.encode(hello) {
             emitRaw(.control, epoch: 0, type: MessageType.hello.rawValue, payload: payload)
         }
     }
 
-    private mutating func sendPing(at now: MonotonicInstant) {
+    private mutating func sendPing(at now: MonotonicInstant, probe: Bool = false) {
         pingID &+= 1
         pingsInFlight[pingID] = now
         pingsInFlight = pingsInFlight.filter { now.duration(since: $0.value) < .seconds(5) }
+        pingTransmissions[pingID] = sender.transmissions
+        pingTransmissions = pingTransmissions.filter { pingsInFlight[$0.key] != nil }
         let ping = WireMessage.ping(
             id: pingID, hostTime: UInt32(truncatingIfNeeded: now.nanoseconds / 1000), reserved0: 0, reserved1: 0)
         if let payload = try? MessageCodec.encode(ping) {
             emit(.control, type: MessageType.ping.rawValue, payload: payload)
         }
         statistics.pingsSent += 1
+        if probe { return }  // outside the schedule
         pingsSentInSession += 1
         let policy = configuration.clockSync
         if pingsSentInSession < policy.burstCount {
@@ -407,9 +440,18 @@ public struct LinkSession: Sendable {
 
     // MARK: emitting frames
 
-    /// Sends what the reliable window allows, then a bare ACK if an acknowledgement is still owed.
+    /// Sends a SACK first if one is owed (so that its bitmap arrives before any acknowledgement the reliable
+    /// frames carry), then what the reliable window allows, then a bare ACK if an acknowledgement is still owed.
     private mutating func flush(at now: MonotonicInstant) {
         guard phase == .established else { return }
+        if receiver.sackPending {
+            receiver.sackPending = false
+            let bitmap = receiver.heldBitmap
+            if peerTakesSack, !bitmap.isEmpty, let payload = try? MessageCodec.encode(.sack(held: bitmap)) {
+                emit(.control, type: MessageType.sack.rawValue, payload: payload)
+                statistics.sacksSent += 1
+            }
+        }
         for frame in sender.framesToSend(at: now) {
             emit(.reliable, seq: frame.seq, type: frame.type, payload: frame.payload)
         }
@@ -417,6 +459,12 @@ public struct LinkSession: Sendable {
         statistics.timeouts = sender.timeouts
         statistics.nakResends = sender.nakResends
         statistics.duplicateAckResends = sender.duplicateAckResends
+        statistics.selectiveResends = sender.selectiveResends
+        if sender.wantsProbe {
+            // A PING right behind a selective resend: its PONG shows at once whether the resend arrived (§6.1).
+            sender.wantsProbe = false
+            if !isBoard { sendPing(at: now, probe: true) }
+        }
         if receiver.ackPending || receiver.nakPending {
             emit(.control, type: MessageType.ack.rawValue, payload: [])
         }

@@ -11,6 +11,11 @@ public struct LinkStatistics: Equatable, Sendable {
     public var nakResends = 0
     /// Go-back resends caused by duplicate acknowledgements (a lost resend the single NAK cannot report).
     public var duplicateAckResends = 0
+    /// Frames resent because the peer's SACK showed them missing while it held a frame sent after them.
+    public var selectiveResends = 0
+    /// Reliable frames held after a gap (delivered once the gap filled), and SACK frames sent.
+    public var framesHeld = 0
+    public var sacksSent = 0
     public var duplicates = 0
     public var outOfOrder = 0
     public var staleRealtime = 0

@@ -1,6 +1,7 @@
-/// Sending half of the reliable channel (PROTOCOL.md §6.2): go-back-N with cumulative acknowledgements,
-/// at most `window` frames in flight (the smaller of the peer's credit and 127), retransmission of
-/// everything unacknowledged on timeout or NAK.
+/// Sending half of the reliable channel (PROTOCOL.md §6.1–6.2): cumulative acknowledgements, at most `window`
+/// frames in flight (the smaller of the peer's credit and 127). Towards a peer that keeps nothing after a gap,
+/// go-back-N: everything unacknowledged is resent on NAK or duplicate acknowledgements. Once the peer's SACKs
+/// show that it holds frames, only the frames they show missing are resent (selective repeat).
 struct ReliableSender: Sendable {
     struct Outgoing: Sendable {
         var seq: UInt8
@@ -14,6 +15,8 @@ struct ReliableSender: Sendable {
         var lastTransmission: UInt64 = 0
         /// Timer expiries on this frame, as the oldest in flight, with the peer silent since it left.
         var silentExpiries = 0
+        /// The peer's SACK named it held: it is never sent again (a receiver keeps what it reported).
+        var held = false
     }
 
     private(set) var queued: [Outgoing] = []
@@ -36,6 +39,14 @@ struct ReliableSender: Sendable {
     private(set) var timeouts = 0
     private(set) var nakResends = 0
     private(set) var duplicateAckResends = 0
+    private(set) var selectiveResends = 0
+    /// The peer holds frames after a gap: a SACK arrived in this session. NAKs and duplicate acknowledgements
+    /// then resend nothing (the SACKs say exactly what is missing), and an acknowledgement that jumps over
+    /// frames sent before a timeout no longer shows the timeout spurious (the peer may have held them).
+    private(set) var peerHolds = false
+    /// A selective resend went out: a PING behind it would show at once if it was lost too.
+    var wantsProbe = false
+    var transmissions: UInt64 { transmissionCount }
     /// What the line does to frames, for the owner's choice of payload size.
     private(set) var payloadSize: AdaptivePayloadSize
     /// Transmissions so far; the earliest one the latest progress acknowledgement can have answered (the
@@ -84,26 +95,28 @@ struct ReliableSender: Sendable {
         case prompt
         /// A PONG, sent when its PING arrived; the PING left at `pingSent`, after the frames the PONG
         /// acknowledges if their own ACK was lost, so it times them from then on only.
-        case pong(pingSent: MonotonicInstant)
+        /// `afterTransmission`: the transmissions counted when the PING left.
+        case pong(pingSent: MonotonicInstant, afterTransmission: UInt64? = nil)
         /// Anything else (INFO, an ERROR on the control channel, a real-time frame): times nothing.
         case untimed
     }
 
     /// Applies the ack, window and NAK flag carried by any frame of the current epoch. `bareAck`: the frame is
-    /// an ACK.
+    /// an ACK or a SACK. `held`: a SACK's bitmap (nil for any other frame).
     mutating func handle(
         ack: UInt8, window: UInt8, nak: Bool, bareAck: Bool = false, carrier: AckCarrier = .prompt,
-        at now: MonotonicInstant
+        held: [UInt8]? = nil, at now: MonotonicInstant
     ) {
         lastHeard = now
         peerWindow = Int(min(window, 127))
+        if let held { markHeld(held, after: ack) }
         let lastAcked = nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
         let advanced = SequenceSpace.distance(from: lastAcked, to: ack)
         let progressed = advanced >= 1 && advanced <= inFlight.count
         if progressed {
             let newest = inFlight[advanced - 1]
             if isCleanSample(newest, carrier: carrier), let sent = newest.lastSent {
-                let timedFrom = if case .pong(let pingSent) = carrier { max(sent, pingSent) } else { sent }
+                let timedFrom = if case .pong(let pingSent, _) = carrier { max(sent, pingSent) } else { sent }
                 let sample = now.duration(since: timedFrom)
                 // The first clean sample replaces an estimate that rests on an ambiguous or control sample.
                 if estimateIsAmbiguous { timer.restart(from: sample) } else { timer.record(sample: sample) }
@@ -135,7 +148,8 @@ struct ReliableSender: Sendable {
                 // were dropped by the receiver (it keeps no frames after a gap): go back and resend them.
                 recoverySince = nil
                 if !spurious {
-                    for index in inFlight.indices where (inFlight[index].lastSent ?? now) < since {
+                    for index in inFlight.indices
+                    where (inFlight[index].lastSent ?? now) < since && !inFlight[index].held {
                         inFlight[index].needsSending = true
                     }
                 } else {
@@ -143,12 +157,23 @@ struct ReliableSender: Sendable {
                 }
             }
         }
+        if held != nil { resendHoles() }
+        if peerHolds, case .pong(_, let pingAfter?) = carrier, let oldest = inFlight.first, !oldest.needsSending,
+            oldest.lastTransmission <= pingAfter, ack == nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
+        {
+            // The PING left after the oldest frame's latest copy and its PONG does not acknowledge it: the line
+            // keeps order, so that copy was lost. Resent now rather than after a timeout.
+            inFlight[0].needsSending = true
+            selectiveResends += 1
+            payloadSize.recordLost(payload: oldest.payload.count)
+            wantsProbe = true
+        }
         let stalled = !inFlight.isEmpty && ack == nextSeq &- UInt8(truncatingIfNeeded: inFlight.count) &- 1
-        if bareAck, stalled, !progressed {
+        if bareAck, stalled, !progressed, !peerHolds {
             duplicateAcks += 1
             if !nak { detectLostResend() }
         }
-        if nak, stalled {
+        if nak, stalled, !peerHolds {
             let holdOff = timer.smoothedRTT ?? timer.timeout
             if lastNak == nil || lastNak!.ack != ack || now.duration(since: lastNak!.at) >= holdOff {
                 lastNak = (ack, now)
@@ -171,12 +196,15 @@ struct ReliableSender: Sendable {
     /// Whether the first acknowledgement of progress after the timeout at `since` answers a copy sent before
     /// the timeout (the timeout was spurious: the frame was late, not lost). Called before the
     /// `acknowledgedFrames` it covers leave `inFlight`.
-    /// - It covers a frame besides the oldest whose last copy left before the timeout: the receiver keeps
-    ///   nothing after a gap, so it had the oldest's earlier copy (the line keeps order).
+    /// - It covers a frame besides the oldest whose last copy left before the timeout: a receiver that keeps
+    ///   nothing after a gap had the oldest's earlier copy (the line keeps order). Not when the peer holds
+    ///   frames: it may have held those until the resend filled the gap.
     /// - It came sooner after the timeout than half the fastest round trip seen: too soon to answer the resend.
     private func timeoutWasSpurious(at since: MonotonicInstant, acknowledgedFrames: Int, now: MonotonicInstant) -> Bool
     {
-        if inFlight[1..<acknowledgedFrames].contains(where: { ($0.lastSent ?? since) < since }) { return true }
+        if !peerHolds, inFlight[1..<acknowledgedFrames].contains(where: { ($0.lastSent ?? since) < since }) {
+            return true
+        }
         guard let fastest = timer.fastestRoundTrip else { return false }
         return now.duration(since: since) < fastest / 2
     }
@@ -196,8 +224,32 @@ struct ReliableSender: Sendable {
         markAllForResend()
     }
 
+    /// A SACK's bitmap, relative to its `ack`: bit i names the frame `ack + 2 + i`.
+    private mutating func markHeld(_ bitmap: [UInt8], after ack: UInt8) {
+        peerHolds = true
+        for index in inFlight.indices where !inFlight[index].held {
+            let bit = SequenceSpace.distance(from: ack, to: inFlight[index].seq) - 2
+            guard bit >= 0, bit / 8 < bitmap.count else { continue }
+            if bitmap[bit / 8] & (1 << (bit % 8)) != 0 { inFlight[index].held = true }
+        }
+    }
+
+    /// Selective repeat: a frame the peer does not hold whose latest copy left before the first copy of a frame
+    /// it does hold was lost (the line keeps order, and the peer holds whatever arrives after a gap). Each copy
+    /// is judged once: after the resend, only a frame first sent later can show that it died too.
+    private mutating func resendHoles() {
+        guard let newestHeld = inFlight.lazy.filter(\.held).map(\.firstTransmission).max() else { return }
+        for index in inFlight.indices
+        where !inFlight[index].held && !inFlight[index].needsSending && inFlight[index].lastTransmission < newestHeld {
+            inFlight[index].needsSending = true
+            selectiveResends += 1
+            payloadSize.recordLost(payload: inFlight[index].payload.count)
+            wantsProbe = true
+        }
+    }
+
     private mutating func markAllForResend() {
-        for index in inFlight.indices where !inFlight[index].needsSending {
+        for index in inFlight.indices where !inFlight[index].needsSending && !inFlight[index].held {
             inFlight[index].needsSending = true
         }
     }
@@ -272,29 +324,62 @@ struct ReliableSender: Sendable {
     }
 }
 
-/// Receiving half of the reliable channel (PROTOCOL.md §6.3): accepts only the next frame in order.
+/// Receiving half of the reliable channel (PROTOCOL.md §6.3): delivers frames in order; frames that arrive
+/// after a gap, within the window, are held (up to `capacity`) and delivered once the gap fills.
 struct ReliableReceiver: Sendable {
-    enum Verdict { case deliver, duplicate, outOfOrder }
+    enum Verdict { case deliver, duplicate, held, outOfOrder }
 
     private(set) var lastDelivered: UInt8 = 0
     var ackPending = false
     var nakPending = false
+    /// A SACK is owed: a reliable frame arrived while frames are held.
+    var sackPending = false
     private var nakSentForGap = false
+    /// Frames that may be held after a gap (the stated window less one); 0 holds nothing.
+    let capacity: Int
+    private var held: [UInt8: Frame] = [:]
 
-    mutating func accept(seq: UInt8) -> Verdict {
+    init(capacity: Int = 0) { self.capacity = max(0, capacity) }
+
+    var heldCount: Int { held.count }
+
+    mutating func accept(_ frame: Frame) -> Verdict {
+        let seq = frame.header.seq
         let expected = lastDelivered &+ 1
+        ackPending = true  // tell the sender where we are, whatever it sent
+        defer { sackPending = sackPending || !held.isEmpty }
         if seq == expected {
             lastDelivered = seq
             nakSentForGap = false
-            ackPending = true
             return .deliver
         }
-        ackPending = true  // tell the sender where we are, whatever it sent
         if SequenceSpace.distance(from: seq, to: lastDelivered) < 128 { return .duplicate }
         if !nakSentForGap {
             nakSentForGap = true
             nakPending = true
         }
-        return .outOfOrder
+        let ahead = SequenceSpace.distance(from: lastDelivered, to: seq)
+        guard ahead <= capacity + 1 else { return .outOfOrder }
+        if held[seq] != nil { return .duplicate }
+        held[seq] = frame
+        return .held
+    }
+
+    /// The held frame that follows the last delivered one, now in order: removed and counted as delivered.
+    mutating func takeNextHeld() -> Frame? {
+        guard let frame = held.removeValue(forKey: lastDelivered &+ 1) else { return nil }
+        lastDelivered &+= 1
+        return frame
+    }
+
+    /// SACK's bitmap: bit i set when the frame `lastDelivered + 2 + i` is held; no trailing zero bytes.
+    var heldBitmap: [UInt8] {
+        var bitmap: [UInt8] = []
+        for seq in held.keys {
+            let bit = SequenceSpace.distance(from: lastDelivered, to: seq) - 2
+            while bitmap.count <= bit / 8 { bitmap.append(0) }
+            bitmap[bit / 8] |= 1 << (bit % 8)
+        }
+        return bitmap
     }
 }

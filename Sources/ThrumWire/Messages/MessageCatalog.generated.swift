@@ -8,6 +8,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case ping = 3
     case pong = 4
     case error = 5
+    case sack = 6
     case uploadBegin = 16
     case uploadChunk = 17
     case uploadCommit = 18
@@ -57,6 +58,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
         case .ping: "PING"
         case .pong: "PONG"
         case .error: "ERROR"
+        case .sack: "SACK"
         case .uploadBegin: "UPLOAD_BEGIN"
         case .uploadChunk: "UPLOAD_CHUNK"
         case .uploadCommit: "UPLOAD_COMMIT"
@@ -102,7 +104,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
 
 public enum MessageCatalog {
     public static let major: UInt8 = 1
-    public static let minor: UInt8 = 0
+    public static let minor: UInt8 = 1
 
     public static let all: [MessageSpec] = [
         MessageSpec(type: .ack, direction: .both, channel: .control, fields: []),
@@ -111,6 +113,7 @@ public enum MessageCatalog {
         MessageSpec(type: .ping, direction: .hostToBoard, channel: .control, fields: [FieldSpec("id", .u16), FieldSpec("host_time", .u32), FieldSpec("reserved0", .u32), FieldSpec("reserved1", .u32)]),
         MessageSpec(type: .pong, direction: .boardToHost, channel: .control, fields: [FieldSpec("id", .u16), FieldSpec("host_time", .u32), FieldSpec("rx_time", .u32), FieldSpec("tx_time", .u32)]),
         MessageSpec(type: .error, direction: .both, channel: .any, fields: [FieldSpec("status", .u8), FieldSpec("ref_type", .u8), FieldSpec("ref_seq", .u8), FieldSpec("detail", .str(max: 64))]),
+        MessageSpec(type: .sack, direction: .both, channel: .control, fields: [FieldSpec("held", .bytes)]),
         MessageSpec(type: .uploadBegin, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("size", .u32), FieldSpec("hash", .u32)]),
         MessageSpec(type: .uploadChunk, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("handle", .u8), FieldSpec("offset", .u32), FieldSpec("data", .bytes)]),
         MessageSpec(type: .uploadCommit, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("handle", .u8)]),

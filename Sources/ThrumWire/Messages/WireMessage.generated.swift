@@ -9,6 +9,7 @@ public enum WireMessage: Hashable, Sendable {
     case ping(Ping)
     case pong(Pong)
     case error(ErrorReport)
+    case sack(Sack)
     case uploadBegin(UploadBegin)
     case uploadChunk(UploadChunk)
     case uploadCommit(UploadCommit)
@@ -57,6 +58,7 @@ public enum WireMessage: Hashable, Sendable {
         case .ping: .ping
         case .pong: .pong
         case .error: .error
+        case .sack: .sack
         case .uploadBegin: .uploadBegin
         case .uploadChunk: .uploadChunk
         case .uploadCommit: .uploadCommit
@@ -161,6 +163,7 @@ public enum WireMessage: Hashable, Sendable {
         case .ping(let message): message.encode(into: &writer)
         case .pong(let message): message.encode(into: &writer)
         case .error(let message): try message.encode(into: &writer)
+        case .sack(let message): message.encode(into: &writer)
         case .uploadBegin(let message): message.encode(into: &writer)
         case .uploadChunk(let message): message.encode(into: &writer)
         case .uploadCommit(let message): message.encode(into: &writer)
@@ -211,6 +214,7 @@ public enum WireMessage: Hashable, Sendable {
         case .ping: .ping(try Ping(from: &reader))
         case .pong: .pong(try Pong(from: &reader))
         case .error: .error(try ErrorReport(from: &reader))
+        case .sack: .sack(try Sack(from: &reader))
         case .uploadBegin: .uploadBegin(try UploadBegin(from: &reader))
         case .uploadChunk: .uploadChunk(try UploadChunk(from: &reader))
         case .uploadCommit: .uploadCommit(try UploadCommit(from: &reader))
@@ -263,6 +267,7 @@ public enum WireMessage: Hashable, Sendable {
         case .ping: self = .ping(try Ping(from: decoder))
         case .pong: self = .pong(try Pong(from: decoder))
         case .error: self = .error(try ErrorReport(from: decoder))
+        case .sack: self = .sack(try Sack(from: decoder))
         case .uploadBegin: self = .uploadBegin(try UploadBegin(from: decoder))
         case .uploadChunk: self = .uploadChunk(try UploadChunk(from: decoder))
         case .uploadCommit: self = .uploadCommit(try UploadCommit(from: decoder))
@@ -698,6 +703,32 @@ extension WireMessage {
     /// ERROR with these fields.
     public static func error(status: WireStatus, refType: UInt8, refSeq: UInt8, detail: String) -> WireMessage {
         .error(ErrorReport(status: status, refType: refType, refSeq: refSeq, detail: detail))
+    }
+}
+
+extension WireMessage {
+    /// SACK (0x06), both, control.
+    /// Selective acknowledgement (message set 1.1): an ACK that also names the reliable frames after a gap the receiver holds (PROTOCOL.md §6.3). Sent only to a peer whose message set is 1.1 or later.
+    public struct Sack: Hashable, Sendable, Codable {
+        /// bitmap: bit i (byte i/8, bit i%8, least significant first) set when the frame ack + 2 + i is held; trailing zero bytes are left out
+        public var held: [UInt8]
+
+        public init(held: [UInt8]) {
+            self.held = held
+        }
+
+        init(from reader: inout PayloadReader) throws(MessageCodecError) {
+            held = try reader.rest("held")
+        }
+
+        func encode(into writer: inout PayloadWriter) {
+            writer.bytes(held)
+        }
+    }
+
+    /// SACK with these fields.
+    public static func sack(held: [UInt8]) -> WireMessage {
+        .sack(Sack(held: held))
     }
 }
 
