@@ -110,7 +110,9 @@ uint32_t thr_core_idle_us(thr_core *core)
 void thr_core_tick(thr_core *core)
 {
     uint32_t t = core->next_tick;
+#if THR_ACTUATOR_CALIBRATION
     if (core->calibrating) thr_link_calibrate_poll(core); /* once a tick: the driver never blocks */
+#endif
     keepalive(core, t);
     if (core->fading) thr_engine_fade_step(core, t);
     thr_players_tick(core, t); /* commands due, records reached, controls evaluated */

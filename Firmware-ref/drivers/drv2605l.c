@@ -255,7 +255,8 @@ thr_status drv2605l_calibrate_start(drv2605l *dev, uint32_t now_us)
     return THR_STATUS_OK;
 }
 
-int drv2605l_calibrate_poll(drv2605l *dev, uint32_t now_us, thr_calibration *result)
+/* drv2605l_calibrate_poll's work, on a result that is handed out only when it returns 1. */
+static int calibrate_step(drv2605l *dev, uint32_t now_us, thr_calibration *result)
 {
     uint8_t go, status, results[3], period;
     dev->now = now_us;
@@ -292,5 +293,13 @@ int drv2605l_calibrate_poll(drv2605l *dev, uint32_t now_us, thr_calibration *res
     dev->flags &= (uint8_t)~DRV2605L_F_CALIBRATING;
     if (write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_RTP) == THR_I2C_OK)
         dev->flags |= DRV2605L_F_RTP_STALE; /* the level is written again at the next write */
+    return 1;
+}
+
+int drv2605l_calibrate_poll(drv2605l *dev, uint32_t now_us, thr_calibration *result)
+{
+    thr_calibration r;
+    if (!calibrate_step(dev, now_us, &r)) return 0; /* `result` untouched until done (thr_hal.h) */
+    *result = r;
     return 1;
 }

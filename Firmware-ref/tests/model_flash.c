@@ -17,6 +17,19 @@ void model_flash_f4(model_flash *f, uint32_t program)
     memset(f->bytes, 0xFF, sizeof f->bytes);
 }
 
+void model_flash_equal(model_flash *f, uint32_t sector_size, uint32_t program)
+{
+    unsigned i;
+    memset(f, 0, sizeof *f);
+    for (i = 0; i < MODEL_FLASH_SECTORS; i++) {
+        f->sectors[i] = sector_size;
+        f->size += sector_size;
+    }
+    f->sector_count = MODEL_FLASH_SECTORS;
+    f->program = program;
+    memset(f->bytes, 0xFF, sizeof f->bytes);
+}
+
 /* One operation of the power budget: 0 when the power is cut during it. */
 static int operation(model_flash *f)
 {

@@ -24,6 +24,8 @@ typedef struct model_flash {
 
 /* Erased flash with the F4's sectors (16/16/16/16/64/128/128/128 KB) and program size `program`. */
 void model_flash_f4(model_flash *f, uint32_t program);
+/* The same rules on MODEL_FLASH_SECTORS equal sectors of `sector_size` bytes (at most 64 KB). */
+void model_flash_equal(model_flash *f, uint32_t sector_size, uint32_t program);
 int model_flash_read(model_flash *f, uint32_t address, uint8_t *out, uint32_t length);
 int model_flash_write(model_flash *f, uint32_t address, const uint8_t *data, uint32_t length);
 int model_flash_erase(model_flash *f, uint32_t address);

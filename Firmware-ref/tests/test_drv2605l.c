@@ -9,6 +9,7 @@
 #include "test.h"
 #include "test_board.h"
 #include "thr_frame.h"
+#include "thr_link.h"
 #include "thr_messages.h"
 
 /* The stub board first: hal.ctx is its address, which is this struct's. */
@@ -282,6 +283,72 @@ static void standby_and_wake(void)
     CHECK_EQ(model_drv2605l_output(&b.chip), 0);
 }
 
+#if !THR_ACTUATOR_CALIBRATION
+/* Built without the option: the hooks are not used, ACTUATOR_CALIBRATE answers NOT_SUPPORTED at
+ * once with the configured resonance, and the chip goes on playing. */
+static void calibration(void)
+{
+    const received *r;
+    setup(&lra_closed);
+    connect_host();
+    got_count = 0;
+    calibrate_command(7, 0);
+    loop_ms();
+    CHECK(!(b.dev.flags & DRV2605L_F_CALIBRATING));
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP);
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r != 0);
+    if (r) {
+        CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT), 7);
+        CHECK_EQ(r->payload[THR_CALIBRATION_RESULT_STATUS_AT], THR_STATUS_NOT_SUPPORTED);
+        CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_RESONANT_DHZ_AT), 1700);
+    }
+    got_count = 0;
+    calibrate_command(8, 3);
+    loop_ms();
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_BAD_ARGUMENT);
+}
+#else
+static int never_done(void *ctx, uint8_t channel, thr_calibration *result)
+{
+    (void)ctx;
+    (void)channel;
+    (void)result;
+    return 0;
+}
+
+/* A driver that never finishes: the core answers INCOMPLETE after THR_CALIBRATION_TIMEOUT_MS and
+ * polls no more; meanwhile the reply's send slot is kept out of the receive window. */
+static void calibration_timeout(void)
+{
+    const received *r;
+    uint32_t ms;
+    uint8_t window;
+    setup(&lra_closed);
+    b.hal.actuator_calibrate_poll = never_done;
+    connect_host();
+    window = thr_link_window(&b.board.core);
+    got_count = 0;
+    calibrate_command(5, 0);
+    loop_ms();
+    CHECK_EQ(b.board.core.calibrating, 1);
+    CHECK_EQ(thr_link_window(&b.board.core), window - 1);
+    for (ms = 1; ms < THR_CALIBRATION_TIMEOUT_MS + 10u && !find(THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
+    CHECK(ms >= THR_CALIBRATION_TIMEOUT_MS && ms <= THR_CALIBRATION_TIMEOUT_MS + 2u);
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r != 0);
+    if (r) {
+        CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT), 5);
+        CHECK_EQ(r->payload[THR_CALIBRATION_RESULT_STATUS_AT], THR_STATUS_INCOMPLETE);
+        CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_RESONANT_DHZ_AT), 0);
+    }
+    CHECK_EQ(b.board.core.calibrating, 0);
+    CHECK_EQ(b.board.core.actuator[0].resonant_dhz, 1700); /* unchanged */
+    run_ms(20);
+    CHECK_EQ(thr_link_window(&b.board.core), window);
+}
+
 static void calibration(void)
 {
     const received *r;
@@ -343,6 +410,7 @@ static void calibration(void)
     r = find(THR_MSG_FAULT);
     CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING);
 }
+#endif
 
 static void over_current(void)
 {
@@ -420,6 +488,9 @@ void drv2605l_tests(void)
     run_test("drv2605l change-only RTP", change_only_rtp);
     run_test("drv2605l standby and wake", standby_and_wake);
     run_test("drv2605l calibration", calibration);
+#if THR_ACTUATOR_CALIBRATION
+    run_test("drv2605l calibration timeout", calibration_timeout);
+#endif
     run_test("drv2605l over-current", over_current);
     run_test("drv2605l missing chip (NACK)", missing_nack);
     run_test("drv2605l missing chip (timeout)", missing_timeout);

@@ -1,5 +1,8 @@
 /* The slot store on an STM32F4's flash (model_flash.h): unequal sectors, erase before write, a
- * program granularity, writes that would set bits failing; power cuts at every operation. */
+ * program granularity, writes that would set bits failing; power cuts at every operation.
+ * Built with THR_FLASH_SECTOR_MAP (the clang build) the model has the F4's sectors; without it (the
+ * gcc build) the same NOR rules on eight equal 16 KB sectors. The program sizes up to
+ * THR_FLASH_PROGRAM_MAX are stored with; a bigger one leaves the store off. */
 #include <string.h>
 
 #include "model_flash.h"
@@ -41,21 +44,30 @@ static void f4_start(void)
 }
 
 /* A board whose slot region is the whole F4 map: 3 slots of 2 KB (banks of 16, 16 | 16, 16 |
- * 64, 128 | 128, 128 KB after the two 16 KB metadata banks would not fit a fourth slot). */
+ * 64, 128 | 128, 128 KB after the two 16 KB metadata banks would not fit a fourth slot); without
+ * the sector map, eight 16 KB sectors: banks of one sector each, again room for 3 slots. */
 static void f4_setup(uint32_t program)
 {
     unsigned i;
     stub_board_init(&f4.board);
+#if THR_FLASH_SECTOR_MAP
     model_flash_f4(&f4.flash, program);
+#else
+    model_flash_equal(&f4.flash, 16u * 1024u, program);
+#endif
     for (i = 0; i < MODEL_FLASH_SECTORS; i++) f4_sectors[i] = f4.flash.sectors[i];
     f4.hal = f4.board.hal;
     f4.hal.flash_read = f4_read;
     f4.hal.flash_write = f4_write;
     f4.hal.flash_erase = f4_erase;
     f4.board.config.flash_size = f4.flash.size;
+#if THR_FLASH_SECTOR_MAP
     f4.board.config.flash_sector_size = 0; /* not used with a map */
     f4.board.config.flash_sectors = f4_sectors;
     f4.board.config.flash_sector_count = MODEL_FLASH_SECTORS;
+#else
+    f4.board.config.flash_sector_size = f4_sectors[0];
+#endif
     f4.board.config.flash_program_size = (uint8_t)program;
     f4.board.config.slot_count = 3;
     f4.board.config.slot_size = 2048;
@@ -90,12 +102,20 @@ static void f4_layout(void)
         uint8_t out[700];
         uint32_t length = sizeof out;
         f4_setup(programs[k]);
+        if (programs[k] > THR_FLASH_PROGRAM_MAX) { /* a unit this build cannot pad to: no store */
+            CHECK_EQ(f4.board.core.flash.ready, 0);
+            continue;
+        }
         CHECK_EQ(f4.board.core.flash.ready, 1);
+#if THR_FLASH_SECTOR_MAP
         /* banks on sector starts: 0, 16, 32, 48, 64, 128 (64 KB), 256, 384 KB; the end at 512 KB */
         CHECK_EQ(f4.board.core.flash.bank_at[4], 64u * 1024u);
         CHECK_EQ(f4.board.core.flash.bank_at[5], 128u * 1024u);
         CHECK_EQ(f4.board.core.flash.bank_at[6], 256u * 1024u);
         CHECK_EQ(f4.board.core.flash.bank_at[8], 512u * 1024u);
+#else
+        CHECK_EQ(f4.board.core.flash.bank_size, 16u * 1024u); /* one sector a bank */
+#endif
         CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_b, len_b, 1), THR_STATUS_OK);
         CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_a, len_a, 1), THR_STATUS_OK); /* the other bank */
         CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_b, len_b, 1), THR_STATUS_OK); /* erased again first */
@@ -112,7 +132,7 @@ static void f4_layout(void)
         CHECK_EQ(thr_slot_used(&f4.board.core, 0), 0);
     }
     /* a region too small for the slots, or a program size that is no power of two: no store */
-    f4_setup(4);
+    f4_setup(1);
     f4.board.config.slot_count = 4;
     f4_start();
     CHECK_EQ(f4.board.core.flash.ready, 0);
@@ -120,7 +140,13 @@ static void f4_layout(void)
     f4.board.config.flash_program_size = 12;
     f4_start();
     CHECK_EQ(f4.board.core.flash.ready, 0);
+    f4.board.config.flash_program_size = 64; /* above THR_FLASH_PROGRAM_MAX in every build */
+    f4_start();
+    CHECK_EQ(f4.board.core.flash.ready, 0);
 }
+
+/* The power cuts' program size: 16-byte units where the build pads to them, else bytes. */
+#define CUT_PROGRAM (THR_FLASH_PROGRAM_MAX < 16u ? THR_FLASH_PROGRAM_MAX : 16u)
 
 typedef struct flash_state {
     uint8_t used[3];
@@ -155,14 +181,14 @@ static thr_status run_op(int op)
 }
 
 /* A power cut at every operation (every unit programmed, every sector erased) of six slot-store
- * operations, with 16-byte units: after the reboot, the old or the new state, every slot valid. */
+ * operations, with 16-byte units (bytes in a build without them): after the reboot, the old or the new state, every slot valid. */
 static void f4_power_cuts(void)
 {
     flash_state states[OPS + 1], now;
     uint32_t cut, cuts = 0;
     int op;
     make_timelines();
-    f4_setup(16);
+    f4_setup(CUT_PROGRAM);
     capture(&states[0]);
     for (op = 0; op < OPS; op++) {
         CHECK_EQ(run_op(op), THR_STATUS_OK);
@@ -171,7 +197,7 @@ static void f4_power_cuts(void)
     for (cut = 0;; cut++) {
         int interrupted = -1;
         unsigned s;
-        f4_setup(16);
+        f4_setup(CUT_PROGRAM);
         f4.flash.cut_armed = 1;
         f4.flash.ops_until_cut = cut;
         for (op = 0; op < OPS; op++) {
@@ -205,9 +231,9 @@ static void f4_power_cuts(void)
             break;
         }
     }
-    printf("F4 flash power cuts: %u cut points (every 16-byte unit and sector erase of %d operations), old or new "
-           "state every time\n",
-           (unsigned)cuts, OPS);
+    printf("F4 flash power cuts: %u cut points (every %u-byte unit and sector erase of %d operations), old or "
+           "new state every time\n",
+           (unsigned)cuts, (unsigned)CUT_PROGRAM, OPS);
     CHECK(cuts > 90u);
 }
 

@@ -182,14 +182,20 @@ typedef struct thr_slot_state {
 typedef struct thr_flash_store {
     uint32_t meta_seq;
     uint8_t meta_bank;
-    uint8_t program;         /* write granularity (bytes, a power of two) */
-    uint8_t head;            /* header area: the header rounded up to `program` */
+#if THR_FLASH_PROGRAM_MAX > 1u
+    uint8_t program; /* write granularity (bytes, a power of two) */
+    uint8_t head;    /* header area: the header rounded up to `program` */
+#endif
     uint8_t boot_slot;       /* 255 = none */
     uint8_t trigger_slot[4]; /* slot per trigger input, 255 = none */
     uint8_t ready;
     thr_slot_state slot[THR_MAX_SLOTS];
+#if THR_FLASH_SECTOR_MAP
     /* where each bank starts (2 metadata banks, then 2 per slot), and the end of the last */
     uint32_t bank_at[2u + 2u * THR_MAX_SLOTS + 1u];
+#else
+    uint32_t bank_size; /* bytes per slot bank, whole sectors (a metadata bank is one sector) */
+#endif
 } thr_flash_store;
 
 /* ---- link ---- */
@@ -270,16 +276,20 @@ typedef struct thr_core {
     uint8_t reports;        /* a player's finish or the engine's stop waits for the link to report it */
     uint8_t stopped_reason; /* the engine stopped and the host has not been told: reason + 1, else 0 */
     uint8_t faulted;        /* bit per channel muted by thr_core_channel_fault (actuator missing) */
-    uint8_t calibrating;    /* ACTUATOR_CALIBRATE waits for hal.actuator_calibrate_poll: channel + 1, else 0 */
-    uint16_t calibrate_tag; /* and its tag */
-    uint32_t calibrate_at;  /* and when it began */
-    uint8_t *memory;        /* timeline memory */
+#if THR_ACTUATOR_CALIBRATION
+    uint8_t calibrating; /* ACTUATOR_CALIBRATE waits for hal.actuator_calibrate_poll: channel + 1, else 0 */
+#endif
+    uint8_t *memory; /* timeline memory */
     uint32_t memory_size;
     uint32_t dropped_events; /* events not played because THR_MAX_ACTIVE were sounding */
     uint32_t stopped_at;     /* when the engine stopped */
     /* Optional observer of board-to-host notifications (tests; NULL = none). */
     void (*notify)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t length);
     void *notify_ctx;
+#if THR_ACTUATOR_CALIBRATION
+    uint32_t calibrate_at;  /* ACTUATOR_CALIBRATE: when it began */
+    uint16_t calibrate_tag; /* and its tag */
+#endif
     thr_stored_timeline timeline[THR_MAX_TIMELINES];
     thr_player player[THR_MAX_PLAYERS];
     thr_active active[THR_MAX_ACTIVE];

@@ -83,11 +83,12 @@ typedef struct thr_hal {
      * (drivers/drv2605l.h), from actuator_write and from the port's main loop. */
     int (*i2c_transfer)(void *ctx, uint8_t bus, uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx,
                         uint32_t rx_length);
-    /* ACTUATOR_CALIBRATE (both or neither; without them the core answers NOT_SUPPORTED with the
-     * configured resonance). `actuator_calibrate_start` begins the channel driver's calibration and
+    /* ACTUATOR_CALIBRATE (both or neither; without them, or in a core built without
+     * THR_ACTUATOR_CALIBRATION (thr_config.h), the core answers NOT_SUPPORTED with the configured
+     * resonance). `actuator_calibrate_start` begins the channel driver's calibration and
      * returns at once: THR_STATUS_OK when it began, else the status to answer (BUSY, NOT_SUPPORTED,
      * ...). Then the core calls `actuator_calibrate_poll` once per rendered tick from its main loop,
-     * never waiting, until it returns 1 with `result` filled in; the core answers CALIBRATION_RESULT
+     * never waiting, until it returns 1 with `result` filled in (it leaves `result` alone while it returns 0); the core answers CALIBRATION_RESULT
      * with it (an OK result's resonance becomes the channel's carrier). After
      * THR_CALIBRATION_TIMEOUT_MS without a result the core answers INCOMPLETE and stops polling (a
      * driver bounds its own calibration, so it is idle again by then). One calibration at a time:
