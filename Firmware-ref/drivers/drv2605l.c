@@ -64,7 +64,14 @@ static int read_regs(drv2605l *dev, uint8_t reg, uint8_t *out, uint32_t n)
     return transfer(dev, &reg, 1, out, n);
 }
 
-/* RATED_VOLTAGE (datasheet "Rated Voltage Programming", SAMPLE_TIME at its default 300 us):
+/* The constants (DRV2605L, SLOS854, sections "Rated Voltage Programming" and "Overdrive Voltage-Clamp
+ * Programming"; TI's pages render the equations as images, so they were checked against
+ * secondary sources): 20.58 mV with (4 x SAMPLE_TIME + 300 us) x f and 21.32 mV with 800 us x f as
+ * trezor-firmware's DRV26xx actuator header states them; 21.96 mV (OD_CLAMP, peak) as in other
+ * drivers' notes and the DRV2605's own 5.6 V / 255; 21.32 mV also matches the DRV2605's open-loop
+ * 5.44 V / 255. (The DRV2605, without L, uses 20.71 mV = 5.28 V / 255 for the LRA: not this chip.)
+ * 21.18 mV (ERM, closed loop) was not found in any source at hand: unverified.
+ * RATED_VOLTAGE (SAMPLE_TIME at its default 300 us):
  *   LRA, closed loop:  V_rms = 20.58 mV x RATED_VOLTAGE / sqrt(1 - (4 x 300 us + 300 us) x f)
  *   ERM, closed loop:  V_avg = 21.18 mV x RATED_VOLTAGE
  * With f = dhz / 10 Hz: 1 - 1.5 ms x f = (1,000,000 - 150 dhz) / 1,000,000, so

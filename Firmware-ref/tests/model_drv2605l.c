@@ -8,7 +8,7 @@
 static void registers_reset(model_drv2605l *m)
 {
     memset(m->reg, 0, sizeof m->reg);
-    m->reg[DRV2605L_REG_STATUS] = (uint8_t)(DRV2605L_DEVICE_ID_DRV2605L << DRV2605L_DEVICE_ID_SHIFT);
+    m->reg[DRV2605L_REG_STATUS] = (uint8_t)(m->device_id << DRV2605L_DEVICE_ID_SHIFT);
     m->reg[DRV2605L_REG_MODE] = DRV2605L_STANDBY;
     m->reg[0x03] = 0x01; /* LIBRARY_SEL */
     m->reg[DRV2605L_REG_RATED_VOLTAGE] = 0x3E;
@@ -26,6 +26,7 @@ static void registers_reset(model_drv2605l *m)
 void model_drv2605l_reset(model_drv2605l *m)
 {
     memset(m, 0, sizeof *m);
+    m->device_id = DRV2605L_DEVICE_ID_DRV2605L;
     registers_reset(m);
     m->cal_lra_period = 59; /* 59 x 98.46 us: 172.1 Hz */
 }

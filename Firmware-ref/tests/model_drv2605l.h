@@ -26,6 +26,7 @@ typedef struct model_drv2605l {
     uint8_t timeout;   /* 1: every transaction times out (hung bus) */
     uint8_t cal_fails; /* the next calibration sets DIAG_RESULT */
     uint8_t cal_lra_period;
+    uint8_t device_id;    /* STATUS[7:5] after a reset: DRV2605L_DEVICE_ID_DRV2605L unless a test changes it */
     uint32_t cal_done_at; /* GO clears at this model time (while calibrating) */
     uint8_t calibrating;
     uint32_t transactions; /* every call, answered or not */

@@ -482,6 +482,33 @@ static void missing_timeout(void)
     missing_chip(1);
 }
 
+/* Init reads DEVICE_ID (STATUS bits 7:5) after the reset: a DRV2605L (7) or a DRV2605 (3) is
+ * driven; anything else at the address (a DRV2604L, 6) is treated as a missing chip: FAULT
+ * actuator_missing, the channel muted, the slow retry, and back once the right chip answers. */
+static void device_id(void)
+{
+    const received *r;
+    setup(&lra_closed);
+    b.chip.device_id = DRV2605L_DEVICE_ID_DRV2605;
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_OK);
+    CHECK(!(b.dev.flags & DRV2605L_F_MISSING));
+    b.chip.device_id = 6; /* DRV2604L */
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_NACK);
+    CHECK(b.dev.flags & DRV2605L_F_MISSING);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 0x3E); /* nothing configured on a foreign chip */
+    connect_host();
+    run_ms(5);
+    r = find(THR_MSG_FAULT);
+    CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
+    CHECK_EQ(b.board.core.faulted, 1);
+    run_ms(1100); /* the retry reads the same wrong ID: still missing, no second report */
+    CHECK_EQ(b.board.core.faulted, 1);
+    b.chip.device_id = DRV2605L_DEVICE_ID_DRV2605L;
+    run_ms(1100);
+    CHECK_EQ(b.board.core.faulted, 0);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 84);
+}
+
 void drv2605l_tests(void)
 {
     run_test("drv2605l init sequence", init_sequence);
@@ -494,4 +521,5 @@ void drv2605l_tests(void)
     run_test("drv2605l over-current", over_current);
     run_test("drv2605l missing chip (NACK)", missing_nack);
     run_test("drv2605l missing chip (timeout)", missing_timeout);
+    run_test("drv2605l device ID", device_id);
 }
