@@ -10,24 +10,54 @@
 #define KIND_META      3u
 #define META_SIZE      8u
 #define COPY_CHUNK     64u
+/* The header area: the header rounded up to whole program units (flash.head), or just the header. */
+#if THR_FLASH_PROGRAM_MAX > 1u
+#define HEAD(core) ((uint32_t)(core)->flash.head)
+#else
+#define HEAD(core) HEADER_SIZE
+#endif
 
 typedef struct bank_header {
     uint8_t kind, index;
     uint32_t seq, size, crc;
 } bank_header;
 
-static uint32_t sector(const thr_core *core)
+/* Bank i's place: the metadata banks are 0 and 1, slot s's banks 2 + 2s and 3 + 2s; bank i runs
+ * from bank_at(i) to bank_at(i + 1) (whole sectors). */
+#if THR_FLASH_SECTOR_MAP
+static uint32_t bank_at(const thr_core *core, unsigned i)
 {
-    return core->config->flash_sector_size;
+    return core->flash.bank_at[i];
 }
-static uint32_t meta_address(const thr_core *core, unsigned bank)
+
+/* The size of the sector that starts at `address` (equal sectors, or the sector map), 0 when none
+ * starts there. */
+static uint32_t sector_at(const thr_core *core, uint32_t address)
 {
-    return bank * sector(core);
+    const thr_board_config *cfg = core->config;
+    uint32_t start = 0;
+    unsigned i;
+    if (!cfg->flash_sectors) return cfg->flash_sector_size;
+    for (i = 0; i < cfg->flash_sector_count; i++) {
+        if (start == address) return cfg->flash_sectors[i];
+        start += cfg->flash_sectors[i];
+    }
+    return 0;
 }
-static uint32_t slot_address(const thr_core *core, unsigned slot, unsigned bank)
+#else
+/* Equal sectors: a metadata bank is one sector, a slot bank bank_size bytes. */
+static uint32_t bank_at(const thr_core *core, unsigned i)
 {
-    return 2u * sector(core) + (2u * slot + bank) * core->flash.bank_size;
+    uint32_t sector = core->config->flash_sector_size;
+    return i < 2u ? i * sector : 2u * sector + (i - 2u) * core->flash.bank_size;
 }
+#define sector_at(core, address) ((core)->config->flash_sector_size)
+#endif
+static uint32_t bank_address(const thr_core *core, unsigned slot, unsigned bank)
+{
+    return bank_at(core, 2u * slot + bank);
+}
+#define META 0u /* bank_address's `slot` for the metadata banks; slot s is s + 1 */
 
 /* The slot's state when the store is ready and the slot holds a timeline, else none. */
 static const thr_slot_state *used_slot(const thr_core *core, uint8_t slot)
@@ -73,21 +103,45 @@ static int read_bank(thr_core *core, uint32_t address, uint32_t capacity, bank_h
     h->crc = thr_get32(raw + 12);
     if (h->kind == KIND_TOMBSTONE) return h->size == 0u;
     if ((h->kind != KIND_DATA && h->kind != KIND_META) || h->size > capacity) return 0;
-    return flash_crc(core, address + HEADER_SIZE, h->size, &crc) && crc == h->crc;
+    return flash_crc(core, address + HEAD(core), h->size, &crc) && crc == h->crc;
 }
 
-/* Erase the bank, write the content, then the header last. */
-static int write_bank(thr_core *core, uint32_t address, uint32_t bank_size, const bank_header *h,
-                      const uint8_t *content)
+#if THR_FLASH_PROGRAM_MAX > 1u
+/* Writes `length` bytes as whole program units, through a buffer of THR_FLASH_PROGRAM_MAX bytes
+ * (a whole number of units): the last unit is padded with 0xFF. */
+static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
+{
+    const thr_hal *hal = core->hal;
+    uint8_t unit[THR_FLASH_PROGRAM_MAX];
+    uint32_t done, n, i, mask = core->flash.program - 1u;
+    for (done = 0; done < length; done += n) {
+        n = length - done < sizeof unit ? length - done : sizeof unit;
+        for (i = 0; i < sizeof unit; i++) unit[i] = i < n ? data[done + i] : 0xFFu;
+        if (hal->flash_write(hal->ctx, address + done, unit, (n + mask) & ~mask) != 0) return 0;
+    }
+    return 1;
+}
+#else
+/* Byte-programmable flash: the bytes as they are. */
+static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
+{
+    const thr_hal *hal = core->hal;
+    return !length || hal->flash_write(hal->ctx, address, data, length) == 0;
+}
+#endif
+
+/* Erases bank `index` (its sectors), writes the content, then the header last (when the header
+ * spans two program units, the one with its CRC is written last). */
+static int write_bank(thr_core *core, unsigned index, const bank_header *h, const uint8_t *content)
 {
     const thr_hal *hal = core->hal;
     uint8_t raw[HEADER_SIZE];
-    uint32_t s;
+    uint32_t a, start = bank_at(core, index);
     if (!hal->flash_write || !hal->flash_erase) return 0;
-    for (s = 0; s < bank_size; s += sector(core)) {
-        if (hal->flash_erase(hal->ctx, address + s) != 0) return 0;
+    for (a = start; a < bank_at(core, index + 1u); a += sector_at(core, a)) {
+        if (hal->flash_erase(hal->ctx, a) != 0) return 0;
     }
-    if (h->size && hal->flash_write(hal->ctx, address + HEADER_SIZE, content, h->size) != 0) return 0;
+    if (!program(core, start + HEAD(core), content, h->size)) return 0;
     raw[0] = 0x54;
     raw[1] = 0x53;
     raw[2] = h->kind;
@@ -96,7 +150,7 @@ static int write_bank(thr_core *core, uint32_t address, uint32_t bank_size, cons
     thr_put32(raw + 8, h->size);
     thr_put32(raw + 12, h->crc);
     thr_put32(raw + 16, thr_crc32_update(0, raw, HEADER_SIZE - 4u));
-    return hal->flash_write(hal->ctx, address, raw, HEADER_SIZE) == 0;
+    return program(core, start, raw, HEADER_SIZE);
 }
 
 static void load_meta(thr_core *core)
@@ -110,10 +164,11 @@ static void load_meta(thr_core *core)
     for (bank = 0; bank < 2u; bank++) {
         bank_header h;
         uint8_t meta[META_SIZE];
-        if (!read_bank(core, meta_address(core, bank), sector(core) - HEADER_SIZE, &h) || h.kind != KIND_META ||
-            h.size != META_SIZE || h.seq < fs->meta_seq)
+        uint32_t address = bank_address(core, META, bank);
+        if (!read_bank(core, address, META_SIZE, &h) || h.kind != KIND_META || h.size != META_SIZE ||
+            h.seq < fs->meta_seq)
             continue;
-        if (!flash_read(core, meta_address(core, bank) + HEADER_SIZE, meta, META_SIZE)) continue;
+        if (!flash_read(core, address + HEAD(core), meta, META_SIZE)) continue;
         fs->meta_seq = h.seq;
         fs->meta_bank = (uint8_t)bank;
         fs->boot_slot = meta[0];
@@ -135,7 +190,7 @@ static thr_status save_meta(thr_core *core)
     h.seq = fs->meta_seq + 1u;
     h.size = META_SIZE;
     h.crc = thr_crc32c_update(0, meta, META_SIZE);
-    if (!write_bank(core, meta_address(core, bank), sector(core), &h, meta)) return THR_STATUS_FLASH_ERROR;
+    if (!write_bank(core, bank, &h, meta)) return THR_STATUS_FLASH_ERROR;
     fs->meta_seq = h.seq;
     fs->meta_bank = (uint8_t)bank;
     return THR_STATUS_OK;
@@ -146,15 +201,35 @@ void thr_flash_init(thr_core *core)
     thr_flash_store *fs = &core->flash;
     const thr_board_config *cfg = core->config;
     unsigned slot, bank;
+    uint32_t a = 0;
     memset(fs, 0, sizeof *fs);
     fs->boot_slot = THR_SLOT_NONE;
     memset(fs->trigger_slot, THR_SLOT_NONE, sizeof fs->trigger_slot);
-    if (cfg->slot_count == 0u || cfg->flash_sector_size < 64u || !core->hal->flash_read) return;
-    fs->bank_size =
-        (HEADER_SIZE + cfg->slot_size + cfg->flash_sector_size - 1u) / cfg->flash_sector_size * cfg->flash_sector_size;
-    if (cfg->flash_size < 2u * cfg->flash_sector_size ||
-        (cfg->flash_size - 2u * cfg->flash_sector_size) / 2u / cfg->slot_count < fs->bank_size)
+    if (cfg->slot_count == 0u || !core->hal->flash_read || cfg->flash_program_size > THR_FLASH_PROGRAM_MAX) return;
+#if THR_FLASH_PROGRAM_MAX > 1u
+    if (cfg->flash_program_size & (cfg->flash_program_size - 1u)) return; /* not a power of two */
+    fs->program = cfg->flash_program_size ? cfg->flash_program_size : 1u;
+    fs->head = (uint8_t)((HEADER_SIZE + fs->program - 1u) & ~(fs->program - 1u));
+#endif
+#if THR_FLASH_SECTOR_MAP
+    /* banks on whole sectors, one after the other: 2 metadata banks, then 2 per slot */
+    for (bank = 0; bank < 2u + 2u * cfg->slot_count; bank++) {
+        uint32_t start = a, need = HEAD(core) + (bank < 2u ? META_SIZE : cfg->slot_size);
+        fs->bank_at[bank] = start;
+        while (a - start < need) {
+            uint32_t size = sector_at(core, a);
+            if (size == 0u || size > cfg->flash_size - a) return; /* the region cannot hold the slots */
+            a += size;
+        }
+    }
+    fs->bank_at[bank] = a;
+#else
+    a = cfg->flash_sector_size; /* >= 64: a metadata bank's header area and content fit one sector */
+    if (a < 64u) return;
+    fs->bank_size = (HEAD(core) + cfg->slot_size + a - 1u) / a * a;
+    if (cfg->flash_size < 2u * a || (cfg->flash_size - 2u * a) / 2u / cfg->slot_count < fs->bank_size)
         return; /* the region cannot hold the configured slots: no flash store */
+#endif
     fs->ready = 1;
     load_meta(core);
     for (slot = 0; slot < cfg->slot_count; slot++) {
@@ -162,7 +237,7 @@ void thr_flash_init(thr_core *core)
         st->bank = 1;
         for (bank = 0; bank < 2u; bank++) {
             bank_header h;
-            if (!read_bank(core, slot_address(core, slot, bank), cfg->slot_size, &h) || h.index != slot ||
+            if (!read_bank(core, bank_address(core, slot + 1u, bank), cfg->slot_size, &h) || h.index != slot ||
                 h.kind == KIND_META)
                 continue;
             if (h.seq < st->seq || (h.seq == st->seq && st->used)) continue;
@@ -190,7 +265,7 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     h.seq = st->seq + 1u;
     h.size = size;
     h.crc = size ? thr_crc32c_update(0, bytes, size) : 0u;
-    if (!write_bank(core, slot_address(core, slot, bank), fs->bank_size, &h, bytes)) return THR_STATUS_FLASH_ERROR;
+    if (!write_bank(core, 2u * (slot + 1u) + bank, &h, bytes)) return THR_STATUS_FLASH_ERROR;
     st->seq = h.seq;
     st->bank = (uint8_t)bank;
     st->used = kind == KIND_DATA;
@@ -227,7 +302,7 @@ thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t 
     if (!st) return THR_STATUS_NO_SUCH_SLOT;
     if (offset > st->size) return THR_STATUS_BAD_ARGUMENT;
     if (*length > st->size - offset) *length = st->size - offset;
-    if (*length && !flash_read(core, slot_address(core, slot, st->bank) + HEADER_SIZE + offset, out, *length))
+    if (*length && !flash_read(core, bank_address(core, slot + 1u, st->bank) + HEAD(core) + offset, out, *length))
         return THR_STATUS_FLASH_ERROR;
     return THR_STATUS_OK;
 }
@@ -244,7 +319,7 @@ thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
     uint8_t chunk[COPY_CHUNK];
     thr_status s;
     if (!st) return THR_STATUS_NO_SUCH_SLOT;
-    address = slot_address(core, slot, st->bank) + HEADER_SIZE;
+    address = bank_address(core, slot + 1u, st->bank) + HEAD(core);
     /* the slot's hash is the upload hash (CRC-32C): commit checks the copy against it */
     s = thr_store_begin(core, st->size, st->hash, handle);
     if (s != THR_STATUS_OK || core->timeline[*handle].state != THR_TL_UPLOADING) return s;

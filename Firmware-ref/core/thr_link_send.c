@@ -15,7 +15,12 @@ static void put_serial(void *ctx, const uint8_t *data, uint32_t length)
 
 uint8_t thr_link_window(const thr_core *core)
 {
+#if THR_ACTUATOR_CALIBRATION
+    /* a running calibration's reply has its slot kept too */
+    int free_slots = (int)THR_TX_SLOTS - (int)core->link.tx_count - 1 - (core->calibrating != 0);
+#else
     int free_slots = (int)THR_TX_SLOTS - (int)core->link.tx_count - 1;
+#endif
 #if THR_RX_HOLD_FRAMES
     if (free_slots > (int)THR_RX_HOLD_FRAMES + 1) free_slots = (int)THR_RX_HOLD_FRAMES + 1; /* all can be held */
 #endif

@@ -4,8 +4,9 @@ calls go round in a circle.
 
 Usage: layers.py [CC] [CORE_DIR]      (defaults: gcc, core)
 
-Each core/*.c is compiled on its own (-O0, so nothing is inlined away or dropped) twice, without
-and with THR_AUDIO_SAMPLES, and `nm` lists what the object defines and what it leaves undefined.
+Each core/*.c is compiled on its own (-O0, so nothing is inlined away or dropped) twice, with the
+default options and with every option on (THR_AUDIO_SAMPLES, THR_FLASH_SECTOR_MAP, THR_FLASH_PROGRAM_MAX,
+THR_ACTUATOR_CALIBRATION: the Makefile's BIG_BOARD), and `nm` lists what the object defines and what it leaves undefined.
 File A uses file B when A leaves undefined a symbol that B defines: a call, or the address of a
 function or of data. Calls through the board's function pointers (thr_hal.h) are not symbols and
 so never show: the HAL is the seam, not a layer. Static inline helpers in headers belong to the
@@ -16,7 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-CONFIGS = ([], ["-DTHR_AUDIO_SAMPLES=1"])
+CONFIGS = ([], ["-DTHR_AUDIO_SAMPLES=1", "-DTHR_FLASH_SECTOR_MAP=1", "-DTHR_FLASH_PROGRAM_MAX=32u",
+               "-DTHR_ACTUATOR_CALIBRATION=1"])
 
 
 def symbols(cc, source, flags, folder):

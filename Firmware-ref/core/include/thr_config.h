@@ -38,6 +38,33 @@
 #ifndef THR_AUDIO_MAX_PER_TICK
 #define THR_AUDIO_MAX_PER_TICK 48u /* audio samples rendered per tick at most (audio_rate_hz / tick_hz) */
 #endif
+#ifndef THR_FLASH_PROGRAM_MAX
+/* The largest thr_board_config.flash_program_size (bytes, a power of two up to 32). 1 (the
+ * default): byte-programmable flash, every write as it is (the Cortex-M0+ size build, the
+ * simulator, the stub board). A board whose flash programs in units raises it to its unit: the
+ * STM32F4 port (its map's tests use 16), STM32L4/G0 8, STM32H7 32; the store then pads every write
+ * to whole units (about 150 bytes more). A flash_program_size above it leaves the store off. */
+#define THR_FLASH_PROGRAM_MAX 1u
+#endif
+#ifndef THR_FLASH_SECTOR_MAP
+/* 1: the flash region may have unequal sectors (thr_board_config.flash_sectors, a sector map), as
+ * an STM32F4's 16/64/128 KB sectors. Off by default: a board with equal sectors (flash_sector_size)
+ * does not pay for it (the Cortex-M0+ size build, the simulator). The STM32F4 port turns it on
+ * (-DTHR_FLASH_SECTOR_MAP=1), as does one test build (Makefile). */
+#define THR_FLASH_SECTOR_MAP 0
+#endif
+#ifndef THR_ACTUATOR_CALIBRATION
+/* 1: ACTUATOR_CALIBRATE runs the channel driver's calibration through hal.actuator_calibrate_start
+ * and _poll and answers CALIBRATION_RESULT when it is done (thr_hal.h; the DRV2605L driver's
+ * auto-calibration, drivers/). 0 (the default): it answers NOT_SUPPORTED with the configured
+ * resonance, the hooks unused, about 250 bytes less: the Cortex-M0+ size build does not fit 16 KB
+ * with it. A port with a calibrating driver turns it on (the STM32F4 port with its DRV2605L), as
+ * does the clang test build (Makefile). */
+#define THR_ACTUATOR_CALIBRATION 0
+#endif
+#ifndef THR_CALIBRATION_TIMEOUT_MS
+#define THR_CALIBRATION_TIMEOUT_MS 3000u /* ACTUATOR_CALIBRATE answered INCOMPLETE after this */
+#endif
 /* The defaults fit the budget of a Cortex-M0+ board (static RAM <= 4 KB beyond the timeline
  * memory, `make size`); a bigger board or the simulator raises them with -D. */
 
@@ -55,9 +82,22 @@ typedef struct thr_board_config {
     uint32_t tick_hz;      /* renderer tick rate; 1,000,000 / tick_hz must be a whole number */
     uint8_t channel_count; /* 1..THR_MAX_CHANNELS */
     thr_channel_config channels[THR_MAX_CHANNELS];
-    /* Flash region for slots: [0, flash_size) in the HAL's addresses. 0 slots = no flash store. */
+    /* Flash region for slots: [0, flash_size) in the HAL's addresses. 0 slots = no flash store.
+     * Sectors: equal ones of flash_sector_size bytes (at least 64), or, with THR_FLASH_SECTOR_MAP,
+     * a sector map: flash_sectors lists the sizes of the region's consecutive sectors from address 0
+     * (flash_sector_count of them; flash_sector_size is then not used; NULL = equal sectors). An
+     * STM32F4 region from its sector 5 on is { 128 KB, 128 KB, 128 KB }; one from sector 1 on is
+     * { 16, 16, 16, 64, 128, ... } KB. The store places every bank on whole sectors and erases them
+     * before writing (NOR: a write only clears bits). flash_program_size: the write granularity, a
+     * power of two up to THR_FLASH_PROGRAM_MAX (0 or 1 = any byte): every write starts at a multiple
+     * of it and is a whole number of them long (the store pads with 0xFF). */
     uint32_t flash_size;
     uint32_t flash_sector_size;
+#if THR_FLASH_SECTOR_MAP
+    const uint32_t *flash_sectors;
+    uint8_t flash_sector_count;
+#endif
+    uint8_t flash_program_size;
     uint8_t slot_count;    /* <= THR_MAX_SLOTS */
     uint32_t slot_size;    /* largest timeline a slot holds */
     uint16_t keepalive_ms; /* host silence after which streaming/long output fades out */

@@ -180,13 +180,22 @@ typedef struct thr_slot_state {
 } thr_slot_state;
 
 typedef struct thr_flash_store {
-    uint32_t bank_size; /* bytes per bank, whole sectors */
     uint32_t meta_seq;
     uint8_t meta_bank;
+#if THR_FLASH_PROGRAM_MAX > 1u
+    uint8_t program; /* write granularity (bytes, a power of two) */
+    uint8_t head;    /* header area: the header rounded up to `program` */
+#endif
     uint8_t boot_slot;       /* 255 = none */
     uint8_t trigger_slot[4]; /* slot per trigger input, 255 = none */
     uint8_t ready;
     thr_slot_state slot[THR_MAX_SLOTS];
+#if THR_FLASH_SECTOR_MAP
+    /* where each bank starts (2 metadata banks, then 2 per slot), and the end of the last */
+    uint32_t bank_at[2u + 2u * THR_MAX_SLOTS + 1u];
+#else
+    uint32_t bank_size; /* bytes per slot bank, whole sectors (a metadata bank is one sector) */
+#endif
 } thr_flash_store;
 
 /* ---- link ---- */
@@ -291,13 +300,21 @@ typedef struct thr_core {
     uint8_t active_count;
     uint8_t reports;        /* a player's finish or the engine's stop waits for the link to report it */
     uint8_t stopped_reason; /* the engine stopped and the host has not been told: reason + 1, else 0 */
-    uint8_t *memory;        /* timeline memory */
+    uint8_t faulted;        /* bit per channel muted by thr_core_channel_fault (actuator missing) */
+#if THR_ACTUATOR_CALIBRATION
+    uint8_t calibrating; /* ACTUATOR_CALIBRATE waits for hal.actuator_calibrate_poll: channel + 1, else 0 */
+#endif
+    uint8_t *memory; /* timeline memory */
     uint32_t memory_size;
     uint32_t dropped_events; /* events not played because THR_MAX_ACTIVE were sounding */
     uint32_t stopped_at;     /* when the engine stopped */
     /* Optional observer of board-to-host notifications (tests; NULL = none). */
     void (*notify)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t length);
     void *notify_ctx;
+#if THR_ACTUATOR_CALIBRATION
+    uint32_t calibrate_at;  /* ACTUATOR_CALIBRATE: when it began */
+    uint16_t calibrate_tag; /* and its tag */
+#endif
     thr_stored_timeline timeline[THR_MAX_TIMELINES];
     thr_player player[THR_MAX_PLAYERS];
     thr_active active[THR_MAX_ACTIVE];
@@ -321,6 +338,19 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
 void thr_core_rx_byte(thr_core *core, uint8_t byte);
 /* Main loop: handle received frames, keep-alive, retransmissions, then render every due tick. */
 void thr_core_poll(thr_core *core);
+/* After thr_core_poll: microseconds during which the core has nothing to do unless a byte arrives
+ * (0 = poll again now: a tick is due or received bytes wait). A port may wfi that long (thr_hal.h). */
+uint32_t thr_core_idle_us(thr_core *core);
+/* Main loop only (never from an interrupt nor from inside a HAL call): a channel driver reports a
+ * fault once per occurrence.
+ * - THR_FAULT_OVER_CURRENT, THR_FAULT_OVER_TEMPERATURE: FAULT(fault, channel) is sent (reliable)
+ *   and all output stops at once (every player and stream, no fade); the host is told
+ *   ENGINE_STOPPED(fault) after the tick. ENGINE_START plays again.
+ * - THR_FAULT_ACTUATOR_MISSING: FAULT(actuator_missing, channel) is sent and the channel stays
+ *   muted (drive 0) until cleared; the rest of the board (INFO, the other channels) works on.
+ * - THR_FAULT_CLEAR (0): the channel is back (a driver's retry found the chip): unmuted, nothing sent. */
+#define THR_FAULT_CLEAR ((thr_fault)0)
+void thr_core_channel_fault(thr_core *core, uint8_t channel, thr_fault fault);
 /* Renders exactly one tick at core->next_tick (tests, benchmarks, manual clocks). */
 void thr_core_tick(thr_core *core);
 /* Reads the HAL clock into core->now. */
