@@ -1,0 +1,42 @@
+/* QEMU: the I2C bus as a trace. QEMU does not model I2C1, so every register write goes out on
+ * USART1 as one line `i2c AA RR VV` (7-bit address, register, value; lowercase hex), one line per
+ * byte of a multi-byte write (the register address increments, as the DRV2605L's does). Reads
+ * answer like an idle, healthy DRV2605L: a register file that returns what was written, STATUS
+ * with the DRV2605L's device ID and no fault, GO already cleared (calibration and diagnostics
+ * finished at once and passed). */
+#include "port.h"
+
+#define DRV2605L_ADDRESS 0x5Au
+#define REG_STATUS       0x00u
+#define REG_GO           0x0Cu
+#define STATUS_IDLE      0xE0u /* DEVICE_ID 7 (DRV2605L), DIAG_RESULT 0, no over-temperature or current */
+
+static uint8_t registers[256];
+
+void i2c_init(void)
+{
+    registers[REG_STATUS] = STATUS_IDLE;
+}
+
+int i2c_transfer(uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length)
+{
+    uint8_t reg;
+    uint32_t i;
+    if (address != DRV2605L_ADDRESS) return I2C_NACK; /* nothing else is on this bus */
+    if (tx_length == 0u) return I2C_OK;
+    reg = tx[0];
+    for (i = 1; i < tx_length; i++, reg++) {
+        trace_text("i2c ");
+        trace_hex2(address);
+        trace_text(" ");
+        trace_hex2(reg);
+        trace_text(" ");
+        trace_hex2(tx[i]);
+        trace_end_line();
+        registers[reg] = tx[i];
+    }
+    registers[REG_GO] = 0;
+    registers[REG_STATUS] = STATUS_IDLE;
+    for (reg = tx[0], i = 0; i < rx_length; i++, reg++) rx[i] = registers[reg];
+    return I2C_OK;
+}
