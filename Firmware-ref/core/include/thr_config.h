@@ -38,6 +38,12 @@
 #ifndef THR_AUDIO_MAX_PER_TICK
 #define THR_AUDIO_MAX_PER_TICK 48u /* audio samples rendered per tick at most (audio_rate_hz / tick_hz) */
 #endif
+#ifndef THR_FLASH_PROGRAM_MAX
+#define THR_FLASH_PROGRAM_MAX 32u /* largest flash_program_size (bytes) */
+#endif
+#ifndef THR_CALIBRATION_TIMEOUT_MS
+#define THR_CALIBRATION_TIMEOUT_MS 3000u /* ACTUATOR_CALIBRATE answered INCOMPLETE after this */
+#endif
 /* The defaults fit the budget of a Cortex-M0+ board (static RAM <= 4 KB beyond the timeline
  * memory, `make size`); a bigger board or the simulator raises them with -D. */
 
@@ -55,9 +61,20 @@ typedef struct thr_board_config {
     uint32_t tick_hz;      /* renderer tick rate; 1,000,000 / tick_hz must be a whole number */
     uint8_t channel_count; /* 1..THR_MAX_CHANNELS */
     thr_channel_config channels[THR_MAX_CHANNELS];
-    /* Flash region for slots: [0, flash_size) in the HAL's addresses. 0 slots = no flash store. */
+    /* Flash region for slots: [0, flash_size) in the HAL's addresses. 0 slots = no flash store.
+     * Sectors: equal ones of flash_sector_size bytes (flash_sectors NULL), or a sector map:
+     * flash_sectors lists the sizes of the region's consecutive sectors from address 0
+     * (flash_sector_count of them; flash_sector_size is then not used). An STM32F4 region from its
+     * sector 5 on is { 128 KB, 128 KB, 128 KB }; one from sector 1 on is { 16, 16, 16, 64, 128, ... } KB.
+     * The store places every bank on whole sectors and erases them before writing (NOR: a write
+     * only clears bits). flash_program_size: the write granularity, a power of two up to
+     * THR_FLASH_PROGRAM_MAX (0 or 1 = any byte): every write starts at a multiple of it and is a
+     * whole number of them long (the store pads with 0xFF). */
     uint32_t flash_size;
     uint32_t flash_sector_size;
+    const uint32_t *flash_sectors;
+    uint8_t flash_sector_count;
+    uint8_t flash_program_size;
     uint8_t slot_count;    /* <= THR_MAX_SLOTS */
     uint32_t slot_size;    /* largest timeline a slot holds */
     uint16_t keepalive_ms; /* host silence after which streaming/long output fades out */

@@ -296,6 +296,19 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
 void thr_core_rx_byte(thr_core *core, uint8_t byte);
 /* Main loop: handle received frames, keep-alive, retransmissions, then render every due tick. */
 void thr_core_poll(thr_core *core);
+/* After thr_core_poll: microseconds during which the core has nothing to do unless a byte arrives
+ * (0 = poll again now: a tick is due or received bytes wait). A port may wfi that long (thr_hal.h). */
+uint32_t thr_core_idle_us(thr_core *core);
+/* Main loop only (never from an interrupt nor from inside a HAL call): a channel driver reports a
+ * fault once per occurrence.
+ * - THR_FAULT_OVER_CURRENT, THR_FAULT_OVER_TEMPERATURE: FAULT(fault, channel) is sent (reliable)
+ *   and all output stops at once (every player and stream, no fade); the host is told
+ *   ENGINE_STOPPED(fault) after the tick. ENGINE_START plays again.
+ * - THR_FAULT_ACTUATOR_MISSING: FAULT(actuator_missing, channel) is sent and the channel stays
+ *   muted (drive 0) until cleared; the rest of the board (INFO, the other channels) works on.
+ * - THR_FAULT_CLEAR (0): the channel is back (a driver's retry found the chip): unmuted, nothing sent. */
+#define THR_FAULT_CLEAR ((thr_fault)0)
+void thr_core_channel_fault(thr_core *core, uint8_t channel, thr_fault fault);
 /* Renders exactly one tick at core->next_tick (tests, benchmarks, manual clocks). */
 void thr_core_tick(thr_core *core);
 /* Reads the HAL clock into core->now. */
