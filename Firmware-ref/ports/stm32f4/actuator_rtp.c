@@ -27,5 +27,5 @@ void board_actuator_write(uint8_t channel, int16_t drive_q14, uint16_t frequency
     last_level[channel] = level;
     command[0] = REG_RTP_INPUT;
     command[1] = (uint8_t)level;
-    (void)i2c_transfer(DRV2605L_ADDRESS, command, 2, 0, 0);
+    (void)i2c_transfer(0, DRV2605L_ADDRESS, command, 2, 0, 0);
 }

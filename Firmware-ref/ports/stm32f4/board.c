@@ -71,6 +71,13 @@ static void critical_exit(void *ctx, uint32_t state)
     usart2_irq_restore(state);
 }
 
+static int i2c_transfer_hal(void *ctx, uint8_t bus, uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx,
+                            uint32_t rx_length)
+{
+    (void)ctx;
+    return i2c_transfer(bus, address, tx, tx_length, rx, rx_length);
+}
+
 static const thr_hal hal = {
     .ctx = 0,
     .now_us = now_us,
@@ -82,6 +89,7 @@ static const thr_hal hal = {
     .critical_enter = critical_enter,
     .critical_exit = critical_exit,
     .trace = 0,
+    .i2c_transfer = i2c_transfer_hal,
 };
 
 /* The 96-bit unique ID as 24 hex digits, most significant word first. QEMU does not map the

@@ -18,12 +18,12 @@ void i2c_init(void)
     registers[REG_STATUS] = STATUS_IDLE;
 }
 
-int i2c_transfer(uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length)
+int i2c_transfer(uint8_t bus, uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length)
 {
     uint8_t reg;
     uint32_t i;
-    if (address != DRV2605L_ADDRESS) return I2C_NACK; /* nothing else is on this bus */
-    if (tx_length == 0u) return I2C_OK;
+    if (bus != 0u || address != DRV2605L_ADDRESS) return THR_I2C_NACK; /* nothing else is on the bus */
+    if (tx_length == 0u) return THR_I2C_OK;
     reg = tx[0];
     for (i = 1; i < tx_length; i++, reg++) {
         trace_text("i2c ");
@@ -38,5 +38,5 @@ int i2c_transfer(uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t
     registers[REG_GO] = 0;
     registers[REG_STATUS] = STATUS_IDLE;
     for (reg = tx[0], i = 0; i < rx_length; i++, reg++) rx[i] = registers[reg];
-    return I2C_OK;
+    return THR_I2C_OK;
 }

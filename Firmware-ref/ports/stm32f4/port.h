@@ -33,12 +33,11 @@ void usart2_write(const uint8_t *data, uint32_t length);
 uint32_t usart2_irq_mask(void);
 void usart2_irq_restore(uint32_t state);
 
-/* i2c1.c (board) / i2c_trace.c (QEMU): the i2c_transfer of thr_hal.h on bus 0. */
-#define I2C_OK      0
-#define I2C_NACK    (-1)
-#define I2C_TIMEOUT (-2)
+/* i2c1.c (board) / i2c_trace.c (QEMU): the HAL's i2c_transfer (thr_hal.h). Bus 0 is I2C1; there
+ * is no other bus (THR_I2C_NACK). Returns within I2C_TIMEOUT_MS plus one transfer's time. */
+#define I2C_TIMEOUT_MS 5u
 void i2c_init(void);
-int i2c_transfer(uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length);
+int i2c_transfer(uint8_t bus, uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length);
 
 /* flash.c (board) / flash_ram.c (QEMU): the slot region, addresses from 0 (thr_hal.h). */
 extern const uint32_t slot_flash_size, slot_sector_size;
