@@ -83,9 +83,34 @@ static void keepalive(thr_core *core, uint32_t t)
     }
 }
 
+void thr_core_channel_fault(thr_core *core, uint8_t channel, thr_fault fault)
+{
+    uint8_t payload[THR_FAULT_SIZE], bit = (uint8_t)(1u << (channel & 7u));
+    if (channel >= core->config->channel_count) return;
+    core->faulted &= (uint8_t)~bit;
+    if (fault == THR_FAULT_CLEAR) return; /* the chip is back */
+    thr_put_fault_fault(payload, fault);
+    thr_put_fault_channel(payload, channel);
+    thr_put_fault_at_time(payload, core->now);
+    thr_notify(core, THR_MSG_FAULT, payload, THR_FAULT_SIZE);
+    if (fault == THR_FAULT_ACTUATOR_MISSING) {
+        core->faulted |= bit; /* that channel only: the rest of the board plays on */
+    } else {
+        core->fading = 0; /* over-current or heat: stop at once, no fade */
+        thr_engine_stop(core, THR_STOP_REASON_FAULT);
+    }
+}
+
+uint32_t thr_core_idle_us(thr_core *core)
+{
+    int32_t wait = (int32_t)(core->next_tick - thr_core_now(core));
+    return core->link.ring_head != core->link.ring_tail || wait <= 0 ? 0u : (uint32_t)wait;
+}
+
 void thr_core_tick(thr_core *core)
 {
     uint32_t t = core->next_tick;
+    if (core->calibrating) thr_link_calibrate_poll(core); /* once a tick: the driver never blocks */
     keepalive(core, t);
     if (core->fading) thr_engine_fade_step(core, t);
     thr_players_tick(core, t); /* commands due, records reached, controls evaluated */

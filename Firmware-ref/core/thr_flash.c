@@ -10,23 +10,35 @@
 #define KIND_META      3u
 #define META_SIZE      8u
 #define COPY_CHUNK     64u
+/* The header area: the header rounded up to the largest program size (flash.head is the board's). */
+#define HEAD_MAX ((HEADER_SIZE + THR_FLASH_PROGRAM_MAX - 1u) / THR_FLASH_PROGRAM_MAX * THR_FLASH_PROGRAM_MAX)
 
 typedef struct bank_header {
     uint8_t kind, index;
     uint32_t seq, size, crc;
 } bank_header;
 
-static uint32_t sector(const thr_core *core)
+/* Bank i's place: the metadata banks are 0 and 1, slot s's banks 2 + 2s and 3 + 2s; a bank runs
+ * from bank_at[i] to bank_at[i + 1] (whole sectors). */
+static uint32_t bank_address(const thr_core *core, unsigned slot, unsigned bank)
 {
-    return core->config->flash_sector_size;
+    return core->flash.bank_at[2u * slot + bank];
 }
-static uint32_t meta_address(const thr_core *core, unsigned bank)
+#define META 0u /* bank_address's `slot` for the metadata banks; slot s is s + 1 */
+
+/* The size of the sector that starts at `address` (equal sectors, or the sector map), 0 when none
+ * starts there. */
+static uint32_t sector_at(const thr_core *core, uint32_t address)
 {
-    return bank * sector(core);
-}
-static uint32_t slot_address(const thr_core *core, unsigned slot, unsigned bank)
-{
-    return 2u * sector(core) + (2u * slot + bank) * core->flash.bank_size;
+    const thr_board_config *cfg = core->config;
+    uint32_t start = 0;
+    unsigned i;
+    if (!cfg->flash_sectors) return cfg->flash_sector_size;
+    for (i = 0; i < cfg->flash_sector_count; i++) {
+        if (start == address) return cfg->flash_sectors[i];
+        start += cfg->flash_sectors[i];
+    }
+    return 0;
 }
 
 /* The slot's state when the store is ready and the slot holds a timeline, else none. */
@@ -73,21 +85,29 @@ static int read_bank(thr_core *core, uint32_t address, uint32_t capacity, bank_h
     h->crc = thr_get32(raw + 12);
     if (h->kind == KIND_TOMBSTONE) return h->size == 0u;
     if ((h->kind != KIND_DATA && h->kind != KIND_META) || h->size > capacity) return 0;
-    return flash_crc(core, address + HEADER_SIZE, h->size, &crc) && crc == h->crc;
+    return flash_crc(core, address + core->flash.head, h->size, &crc) && crc == h->crc;
 }
 
-/* Erase the bank, write the content, then the header last. */
-static int write_bank(thr_core *core, uint32_t address, uint32_t bank_size, const bank_header *h,
-                      const uint8_t *content)
+/* Erases bank `index` (its sectors), writes the content, then the header last. Every write is
+ * whole program units: the content's last partial unit and the header area are padded with 0xFF. */
+static int write_bank(thr_core *core, unsigned index, const bank_header *h, const uint8_t *content)
 {
     const thr_hal *hal = core->hal;
-    uint8_t raw[HEADER_SIZE];
-    uint32_t s;
+    const thr_flash_store *fs = &core->flash;
+    uint8_t raw[HEAD_MAX];
+    uint32_t a, start = fs->bank_at[index], body = h->size & ~(fs->program - 1u);
     if (!hal->flash_write || !hal->flash_erase) return 0;
-    for (s = 0; s < bank_size; s += sector(core)) {
-        if (hal->flash_erase(hal->ctx, address + s) != 0) return 0;
+    for (a = start; a < fs->bank_at[index + 1u]; a += sector_at(core, a)) {
+        if (hal->flash_erase(hal->ctx, a) != 0) return 0;
     }
-    if (h->size && hal->flash_write(hal->ctx, address + HEADER_SIZE, content, h->size) != 0) return 0;
+    a = start + fs->head;
+    if (body && hal->flash_write(hal->ctx, a, content, body) != 0) return 0;
+    memset(raw, 0xFF, sizeof raw);
+    if (body < h->size) {
+        thr_copy(raw, content + body, h->size - body);
+        if (hal->flash_write(hal->ctx, a + body, raw, fs->program) != 0) return 0;
+        memset(raw, 0xFF, sizeof raw);
+    }
     raw[0] = 0x54;
     raw[1] = 0x53;
     raw[2] = h->kind;
@@ -96,7 +116,7 @@ static int write_bank(thr_core *core, uint32_t address, uint32_t bank_size, cons
     thr_put32(raw + 8, h->size);
     thr_put32(raw + 12, h->crc);
     thr_put32(raw + 16, thr_crc32_update(0, raw, HEADER_SIZE - 4u));
-    return hal->flash_write(hal->ctx, address, raw, HEADER_SIZE) == 0;
+    return hal->flash_write(hal->ctx, start, raw, fs->head) == 0;
 }
 
 static void load_meta(thr_core *core)
@@ -110,10 +130,11 @@ static void load_meta(thr_core *core)
     for (bank = 0; bank < 2u; bank++) {
         bank_header h;
         uint8_t meta[META_SIZE];
-        if (!read_bank(core, meta_address(core, bank), sector(core) - HEADER_SIZE, &h) || h.kind != KIND_META ||
-            h.size != META_SIZE || h.seq < fs->meta_seq)
+        uint32_t address = bank_address(core, META, bank);
+        if (!read_bank(core, address, META_SIZE, &h) || h.kind != KIND_META || h.size != META_SIZE ||
+            h.seq < fs->meta_seq)
             continue;
-        if (!flash_read(core, meta_address(core, bank) + HEADER_SIZE, meta, META_SIZE)) continue;
+        if (!flash_read(core, address + fs->head, meta, META_SIZE)) continue;
         fs->meta_seq = h.seq;
         fs->meta_bank = (uint8_t)bank;
         fs->boot_slot = meta[0];
@@ -135,7 +156,7 @@ static thr_status save_meta(thr_core *core)
     h.seq = fs->meta_seq + 1u;
     h.size = META_SIZE;
     h.crc = thr_crc32c_update(0, meta, META_SIZE);
-    if (!write_bank(core, meta_address(core, bank), sector(core), &h, meta)) return THR_STATUS_FLASH_ERROR;
+    if (!write_bank(core, bank, &h, meta)) return THR_STATUS_FLASH_ERROR;
     fs->meta_seq = h.seq;
     fs->meta_bank = (uint8_t)bank;
     return THR_STATUS_OK;
@@ -146,15 +167,26 @@ void thr_flash_init(thr_core *core)
     thr_flash_store *fs = &core->flash;
     const thr_board_config *cfg = core->config;
     unsigned slot, bank;
+    uint32_t a = 0;
     memset(fs, 0, sizeof *fs);
     fs->boot_slot = THR_SLOT_NONE;
     memset(fs->trigger_slot, THR_SLOT_NONE, sizeof fs->trigger_slot);
-    if (cfg->slot_count == 0u || cfg->flash_sector_size < 64u || !core->hal->flash_read) return;
-    fs->bank_size =
-        (HEADER_SIZE + cfg->slot_size + cfg->flash_sector_size - 1u) / cfg->flash_sector_size * cfg->flash_sector_size;
-    if (cfg->flash_size < 2u * cfg->flash_sector_size ||
-        (cfg->flash_size - 2u * cfg->flash_sector_size) / 2u / cfg->slot_count < fs->bank_size)
-        return; /* the region cannot hold the configured slots: no flash store */
+    if (cfg->slot_count == 0u || !core->hal->flash_read || cfg->flash_program_size > THR_FLASH_PROGRAM_MAX ||
+        (cfg->flash_program_size & (cfg->flash_program_size - 1u)))
+        return;
+    fs->program = cfg->flash_program_size ? cfg->flash_program_size : 1u;
+    fs->head = (uint8_t)((HEADER_SIZE + fs->program - 1u) & ~(fs->program - 1u));
+    /* banks on whole sectors, one after the other: 2 metadata banks, then 2 per slot */
+    for (bank = 0; bank < 2u + 2u * cfg->slot_count; bank++) {
+        uint32_t start = a, need = fs->head + (bank < 2u ? META_SIZE : cfg->slot_size);
+        fs->bank_at[bank] = start;
+        while (a - start < need) {
+            uint32_t size = sector_at(core, a);
+            if (size == 0u || size > cfg->flash_size - a) return; /* the region cannot hold the slots */
+            a += size;
+        }
+    }
+    fs->bank_at[bank] = a;
     fs->ready = 1;
     load_meta(core);
     for (slot = 0; slot < cfg->slot_count; slot++) {
@@ -162,7 +194,7 @@ void thr_flash_init(thr_core *core)
         st->bank = 1;
         for (bank = 0; bank < 2u; bank++) {
             bank_header h;
-            if (!read_bank(core, slot_address(core, slot, bank), cfg->slot_size, &h) || h.index != slot ||
+            if (!read_bank(core, bank_address(core, slot + 1u, bank), cfg->slot_size, &h) || h.index != slot ||
                 h.kind == KIND_META)
                 continue;
             if (h.seq < st->seq || (h.seq == st->seq && st->used)) continue;
@@ -190,7 +222,7 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     h.seq = st->seq + 1u;
     h.size = size;
     h.crc = size ? thr_crc32c_update(0, bytes, size) : 0u;
-    if (!write_bank(core, slot_address(core, slot, bank), fs->bank_size, &h, bytes)) return THR_STATUS_FLASH_ERROR;
+    if (!write_bank(core, 2u * (slot + 1u) + bank, &h, bytes)) return THR_STATUS_FLASH_ERROR;
     st->seq = h.seq;
     st->bank = (uint8_t)bank;
     st->used = kind == KIND_DATA;
@@ -227,7 +259,7 @@ thr_status thr_slot_read(thr_core *core, uint8_t slot, uint32_t offset, uint8_t 
     if (!st) return THR_STATUS_NO_SUCH_SLOT;
     if (offset > st->size) return THR_STATUS_BAD_ARGUMENT;
     if (*length > st->size - offset) *length = st->size - offset;
-    if (*length && !flash_read(core, slot_address(core, slot, st->bank) + HEADER_SIZE + offset, out, *length))
+    if (*length && !flash_read(core, bank_address(core, slot + 1u, st->bank) + core->flash.head + offset, out, *length))
         return THR_STATUS_FLASH_ERROR;
     return THR_STATUS_OK;
 }
@@ -244,7 +276,7 @@ thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
     uint8_t chunk[COPY_CHUNK];
     thr_status s;
     if (!st) return THR_STATUS_NO_SUCH_SLOT;
-    address = slot_address(core, slot, st->bank) + HEADER_SIZE;
+    address = bank_address(core, slot + 1u, st->bank) + core->flash.head;
     /* the slot's hash is the upload hash (CRC-32C): commit checks the copy against it */
     s = thr_store_begin(core, st->size, st->hash, handle);
     if (s != THR_STATUS_OK || core->timeline[*handle].state != THR_TL_UPLOADING) return s;

@@ -98,6 +98,9 @@ int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t le
 /* Sends what the engine and the players recorded (core->reports): ENGINE_STOPPED, then each
  * PLAYER_FINISHED, which waits in its player while the send queue is full, never dropped (§5.3). */
 void thr_link_report(thr_core *core);
+/* thr_link_dispatch.c: asks hal.actuator_calibrate_poll about the running ACTUATOR_CALIBRATE and
+ * answers CALIBRATION_RESULT when it is done or timed out. */
+void thr_link_calibrate_poll(thr_core *core);
 
 #include "thr_messages.h"
 

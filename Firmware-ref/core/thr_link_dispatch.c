@@ -60,18 +60,56 @@ static void trace_read(thr_core *core, const uint8_t *a, const uint32_t *v)
     thr_link_send_reliable(core, THR_MSG_TRACE_DATA, p, THR_TRACE_DATA_SAMPLES_AT);
 }
 
-/* ACTUATOR_CALIBRATE: not supported; the result states the configured resonance. */
-static void calibrate(thr_core *core, const uint8_t *a, const uint32_t *v)
+static void calibration_result(thr_core *core, uint16_t tag, uint8_t channel, const thr_calibration *r)
 {
     uint8_t p[THR_CALIBRATION_RESULT_SIZE];
+    thr_put_calibration_result_tag(p, tag);
+    thr_put_calibration_result_status(p, (thr_status)r->status);
+    thr_put_calibration_result_channel(p, channel);
+    thr_put_calibration_result_resonant_dhz(p, r->resonant_dhz);
+    thr_put_calibration_result_impedance_mohm(p, r->impedance_mohm);
+    thr_link_send_reliable(core, THR_MSG_CALIBRATION_RESULT, p, THR_CALIBRATION_RESULT_SIZE);
+}
+
+/* ACTUATOR_CALIBRATE: the channel driver's calibration when the board has one (thr_hal.h), answered
+ * when it is done (thr_link_calibrate_poll); else not supported, with the configured resonance. */
+static void calibrate(thr_core *core, const uint8_t *a, const uint32_t *v)
+{
+    const thr_hal *hal = core->hal;
+    thr_calibration r;
     uint8_t channel = thr_get_actuator_calibrate_channel(a);
     int ok = channel < core->config->channel_count;
-    thr_put_calibration_result_tag(p, thr_get_actuator_calibrate_tag(v));
-    thr_put_calibration_result_status(p, ok ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT);
-    thr_put_calibration_result_channel(p, channel);
-    thr_put_calibration_result_resonant_dhz(p, ok ? core->actuator[channel].resonant_dhz : 0u);
-    thr_put_calibration_result_impedance_mohm(p, 0);
-    thr_link_send_reliable(core, THR_MSG_CALIBRATION_RESULT, p, THR_CALIBRATION_RESULT_SIZE);
+    r.status = ok ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT;
+    r.resonant_dhz = ok ? core->actuator[channel].resonant_dhz : 0u;
+    r.impedance_mohm = 0;
+    if (ok && hal->actuator_calibrate_start && hal->actuator_calibrate_poll) {
+        r.status = (uint8_t)(core->calibrating ? THR_STATUS_BUSY : hal->actuator_calibrate_start(hal->ctx, channel));
+        if (r.status == THR_STATUS_OK) {
+            core->calibrating = (uint8_t)(channel + 1u);
+            core->calibrate_tag = thr_get_actuator_calibrate_tag(v);
+            core->calibrate_at = core->now;
+            return;
+        }
+    }
+    calibration_result(core, thr_get_actuator_calibrate_tag(v), channel, &r);
+}
+
+void thr_link_calibrate_poll(thr_core *core)
+{
+    const thr_hal *hal = core->hal;
+    uint8_t channel = (uint8_t)(core->calibrating - 1u);
+    thr_calibration r;
+    if (hal->actuator_calibrate_poll(hal->ctx, channel, &r)) {
+        if (r.status == THR_STATUS_OK && r.resonant_dhz) core->actuator[channel].resonant_dhz = r.resonant_dhz;
+    } else if (core->now - core->calibrate_at < THR_CALIBRATION_TIMEOUT_MS * 1000u) {
+        return;
+    } else {
+        r.status = THR_STATUS_INCOMPLETE; /* the driver never finished */
+        r.resonant_dhz = 0;
+        r.impedance_mohm = 0;
+    }
+    core->calibrating = 0;
+    calibration_result(core, core->calibrate_tag, channel, &r);
 }
 
 static void slot_list(thr_core *core, uint16_t tag)

@@ -15,7 +15,8 @@ static void put_serial(void *ctx, const uint8_t *data, uint32_t length)
 
 uint8_t thr_link_window(const thr_core *core)
 {
-    int free_slots = (int)THR_TX_SLOTS - (int)core->link.tx_count - 1;
+    /* a running calibration's reply has its slot kept too */
+    int free_slots = (int)THR_TX_SLOTS - (int)core->link.tx_count - 1 - (core->calibrating != 0);
     return (uint8_t)(free_slots < 0 ? 0 : free_slots > 127 ? 127 : free_slots);
 }
 

@@ -231,7 +231,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
         }
         if (sharp > THR_Q15_ONE) sharp = THR_Q15_ONE;
         audio = mix[c].audio > THR_Q15_ONE ? THR_Q15_ONE : mix[c].audio;
-        level = level * safety >> 15;
+        level = ((unsigned)core->faulted >> c) & 1u ? 0u : level * safety >> 15; /* a missing actuator stays silent */
         audio = audio * safety >> 15;
         sample.time_us = t;
         sample.channel = (uint8_t)c;

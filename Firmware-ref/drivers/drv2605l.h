@@ -68,11 +68,12 @@ typedef struct drv2605l {
     const thr_hal *hal;
     const drv2605l_config *config;
     drv2605l_calibration calibration; /* valid after a successful calibration or a restored one */
+    uint32_t now;                     /* the last time handed in (for the retry's schedule) */
     uint32_t idle_since;              /* when the drive was last seen at 0 after a non-zero one */
     uint32_t status_at;               /* next STATUS read */
     uint32_t retry_at;                /* next init attempt while missing */
     uint32_t cal_started, cal_polled;
-    uint16_t scale; /* RTP full scale in Q14 drive units: 127 x max / reference, Q8 */
+    uint16_t scale; /* RTP per Q14 drive: 127 x 16 x max / full-scale reference (Q4) */
     int8_t rtp;     /* RTP_INPUT as last written */
     uint8_t flags;  /* DRV2605L_F_* */
     uint8_t report; /* fault to report (thr_fault), DRV2605L_REPORT_NONE if none */

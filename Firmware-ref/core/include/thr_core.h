@@ -180,13 +180,16 @@ typedef struct thr_slot_state {
 } thr_slot_state;
 
 typedef struct thr_flash_store {
-    uint32_t bank_size; /* bytes per bank, whole sectors */
     uint32_t meta_seq;
     uint8_t meta_bank;
+    uint8_t program;         /* write granularity (bytes, a power of two) */
+    uint8_t head;            /* header area: the header rounded up to `program` */
     uint8_t boot_slot;       /* 255 = none */
     uint8_t trigger_slot[4]; /* slot per trigger input, 255 = none */
     uint8_t ready;
     thr_slot_state slot[THR_MAX_SLOTS];
+    /* where each bank starts (2 metadata banks, then 2 per slot), and the end of the last */
+    uint32_t bank_at[2u + 2u * THR_MAX_SLOTS + 1u];
 } thr_flash_store;
 
 /* ---- link ---- */
@@ -266,6 +269,10 @@ typedef struct thr_core {
     uint8_t active_count;
     uint8_t reports;        /* a player's finish or the engine's stop waits for the link to report it */
     uint8_t stopped_reason; /* the engine stopped and the host has not been told: reason + 1, else 0 */
+    uint8_t faulted;        /* bit per channel muted by thr_core_channel_fault (actuator missing) */
+    uint8_t calibrating;    /* ACTUATOR_CALIBRATE waits for hal.actuator_calibrate_poll: channel + 1, else 0 */
+    uint16_t calibrate_tag; /* and its tag */
+    uint32_t calibrate_at;  /* and when it began */
     uint8_t *memory;        /* timeline memory */
     uint32_t memory_size;
     uint32_t dropped_events; /* events not played because THR_MAX_ACTIVE were sounding */

@@ -1,10 +1,13 @@
 /* Flash slots: timelines stored in flash, playable without the host, with atomic replacement.
  *
- * Layout (sectors of config->flash_sector_size from address 0): two metadata banks of one sector
- * (boot and trigger bindings), then two banks per slot, each whole sectors holding a 20-byte
- * header and up to slot_size bytes. A write goes to the bank not holding the current content:
- * erase, write the content, then write the header (magic, kind, slot, sequence, size, content
- * CRC-32C = the upload hash, header CRC-32) last. At start-up the valid bank with the highest sequence wins. A power cut at any
+ * Layout (whole sectors from address 0: equal ones of config->flash_sector_size, or the sector
+ * map config->flash_sectors): two metadata banks (boot and trigger bindings), then two banks per
+ * slot, each bank the fewest consecutive sectors that hold its header area (the 20-byte header
+ * rounded up to flash_program_size) and its content (slot_size bytes at most). A write goes to
+ * the bank not holding the current content: erase its sectors, write the content, then write the
+ * header (magic, kind, slot, sequence, size, content CRC-32C = the upload hash, header CRC-32)
+ * last, every write whole program units (padded with 0xFF). At start-up the valid bank with the
+ * highest sequence wins. A power cut at any
  * byte leaves the old bank intact and the new one without a valid header: the old content (or the
  * old emptiness) stays; never a half-written slot. Erasing a slot writes a "tombstone" header the
  * same way. */

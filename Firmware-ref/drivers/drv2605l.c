@@ -1,0 +1,295 @@
+/* TI DRV2605L driver over thr_hal.i2c_transfer (drv2605l.h). Register-level; the register map is
+ * drv2605l_regs.h. Every transfer's failure marks the chip missing: from then on only the slow
+ * retry talks to it, so a dead or absent chip never costs more than one bounded transfer a second. */
+#include "drv2605l.h"
+
+#include "drv2605l_regs.h"
+
+#define RESET_READS 10u /* MODE reads waiting for DEV_RESET to clear */
+
+static int due(uint32_t at, uint32_t now)
+{
+    return (int32_t)(now - at) >= 0;
+}
+
+/* Integer square root (floor) of a 32-bit number. */
+static uint32_t isqrt(uint32_t x)
+{
+    uint32_t root = 0, bit = 1u << 30;
+    while (bit > x) bit >>= 2;
+    while (bit) {
+        if (x >= root + bit) {
+            x -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    return root;
+}
+
+static uint32_t at_most(uint32_t value, uint32_t max)
+{
+    return value > max ? max : value;
+}
+#define byte_of(value, max) ((uint8_t)at_most(value, max))
+
+/* An I2C failure: the chip is missing; tell the core once, retry slowly. */
+static int lost(drv2605l *dev, int result)
+{
+    if (!(dev->flags & DRV2605L_F_MISSING)) dev->report = THR_FAULT_ACTUATOR_MISSING;
+    dev->flags = DRV2605L_F_MISSING;
+    dev->retry_at = dev->now + DRV2605L_RETRY_MS * 1000u;
+    return result;
+}
+
+static int transfer(drv2605l *dev, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length)
+{
+    int r = dev->hal->i2c_transfer(dev->hal->ctx, dev->config->bus, dev->config->address, tx, tx_length, rx, rx_length);
+    return r == THR_I2C_OK ? r : lost(dev, r);
+}
+
+static int write_reg(drv2605l *dev, uint8_t reg, uint8_t value)
+{
+    uint8_t tx[2];
+    tx[0] = reg;
+    tx[1] = value;
+    return transfer(dev, tx, 2, 0, 0);
+}
+
+/* Reads `n` consecutive registers from `reg` (the chip increments the address). */
+static int read_regs(drv2605l *dev, uint8_t reg, uint8_t *out, uint32_t n)
+{
+    return transfer(dev, &reg, 1, out, n);
+}
+
+/* RATED_VOLTAGE (datasheet "Rated Voltage Programming", SAMPLE_TIME at its default 300 us):
+ *   LRA, closed loop:  V_rms = 20.58 mV x RATED_VOLTAGE / sqrt(1 - (4 x 300 us + 300 us) x f)
+ *   ERM, closed loop:  V_avg = 21.18 mV x RATED_VOLTAGE
+ * With f = dhz / 10 Hz: 1 - 1.5 ms x f = (1,000,000 - 150 dhz) / 1,000,000, so
+ *   RATED_VOLTAGE = rated_mv x isqrt(1,000,000 - 150 dhz) x 100 / 2,058,000   (rounded).
+ * (Open loop ignores it, but auto-calibration reads it, so it is always written.) */
+static uint8_t rated_voltage(const drv2605l_config *c)
+{
+    uint32_t root;
+    if (c->kind == THR_ACTUATOR_KIND_ERM) return byte_of(((uint32_t)c->rated_mv * 100u + 1059u) / 2118u, 255u);
+    root = c->resonant_dhz >= 6666u ? 0u : isqrt(1000000u - 150u * c->resonant_dhz); /* sqrt x 1000 */
+    return byte_of(((uint32_t)c->rated_mv * root * 100u + 1029000u) / 2058000u, 255u);
+}
+
+/* OD_CLAMP ("Overdrive Voltage-Clamp Programming"), from max_mv:
+ *   closed loop (either kind): V_peak = 21.96 mV x OD_CLAMP        -> (max_mv x 100) / 2196
+ *   ERM, open loop:            V_avg  = 21.32 mV x OD_CLAMP        -> (max_mv x 100) / 2132
+ *   LRA, open loop:            V_rms  = 21.32 mV x OD_CLAMP x sqrt(1 - 800 us x f)
+ *                              -> max_mv x 100,000 / (2132 x isqrt(1,000,000 - 80 dhz))   (rounded) */
+static uint8_t od_clamp(const drv2605l_config *c)
+{
+    uint32_t mv100 = (uint32_t)c->max_mv * 100u, root;
+    if (!c->open_loop) return byte_of((mv100 + 1098u) / 2196u, 255u);
+    if (c->kind == THR_ACTUATOR_KIND_ERM) return byte_of((mv100 + 1066u) / 2132u, 255u);
+    root = c->resonant_dhz >= 12500u ? 0u : isqrt(1000000u - 80u * c->resonant_dhz);
+    return root ? byte_of((mv100 * 1000u / root + 1066u) / 2132u, 255u) : 255u;
+}
+
+/* Configures the chip from reset; leaves it in RTP mode at level 0. */
+static int configure(drv2605l *dev)
+{
+    const drv2605l_config *c = dev->config;
+    const drv2605l_calibration *cal = &dev->calibration;
+    int lra = c->kind == THR_ACTUATOR_KIND_LRA;
+    uint8_t block[7], value = DRV2605L_DEV_RESET, control3;
+    unsigned i;
+    int r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_DEV_RESET);
+    for (i = 0; r == THR_I2C_OK && (value & DRV2605L_DEV_RESET) && i < RESET_READS; i++)
+        r = read_regs(dev, DRV2605L_REG_MODE, &value, 1);
+    if (r != THR_I2C_OK) return r;
+    if (value & DRV2605L_DEV_RESET) return lost(dev, THR_I2C_TIMEOUT); /* never came out of reset */
+    r = read_regs(dev, DRV2605L_REG_STATUS, &value, 1);
+    if (r != THR_I2C_OK) return r;
+    value = (uint8_t)(value >> DRV2605L_DEVICE_ID_SHIFT);
+    if (value != DRV2605L_DEVICE_ID_DRV2605L && value != DRV2605L_DEVICE_ID_DRV2605)
+        return lost(dev, THR_I2C_NACK); /* something else answers at this address */
+    /* out of standby (internal trigger) while configuring */
+    r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_INTERNAL);
+    /* 0x16-0x1B in one write: RATED_VOLTAGE, OD_CLAMP, A_CAL_COMP, A_CAL_BEMF, FEEDBACK_CONTROL, CONTROL1 */
+    block[0] = DRV2605L_REG_RATED_VOLTAGE;
+    block[1] = rated_voltage(c);
+    block[2] = od_clamp(c);
+    block[3] = cal->valid ? cal->a_cal_comp : 0x0Du; /* the chip's reset values without a calibration */
+    block[4] = cal->valid ? cal->a_cal_bemf : 0x6Du;
+    block[5] = (uint8_t)((lra ? DRV2605L_N_ERM_LRA : 0u) | DRV2605L_FB_BRAKE_FACTOR_4X | DRV2605L_LOOP_GAIN_MEDIUM |
+                         (cal->valid ? cal->bemf_gain & DRV2605L_BEMF_GAIN_MASK : DRV2605L_BEMF_GAIN_DEFAULT));
+    /* LRA: DRIVE_TIME about half the period: (DRIVE_TIME x 0.1 + 0.5) ms = 1 / (2 f) = 50,000 / dhz x 0.1 ms */
+    block[6] = lra && c->resonant_dhz
+                   ? (uint8_t)(DRV2605L_STARTUP_BOOST |
+                               byte_of(50000u / c->resonant_dhz > 5u ? 50000u / c->resonant_dhz - 5u : 0u,
+                                       DRV2605L_DRIVE_TIME_MASK))
+                   : DRV2605L_CONTROL1_DEFAULT;
+    if (r == THR_I2C_OK) r = transfer(dev, block, sizeof block, 0, 0);
+    /* signed RTP data; open or closed loop */
+    control3 = DRV2605L_NG_THRESH_4PCT;
+    if (c->open_loop) control3 |= lra ? DRV2605L_LRA_OPEN_LOOP : DRV2605L_ERM_OPEN_LOOP;
+    if (r == THR_I2C_OK) r = write_reg(dev, DRV2605L_REG_CONTROL3, control3);
+    if (r == THR_I2C_OK) r = write_reg(dev, DRV2605L_REG_CONTROL4, DRV2605L_AUTO_CAL_TIME_1S);
+    /* open-loop LRA period: 1 / f = OL_LRA_PERIOD x 98.46 us -> 10^9 / (dhz x 9846) */
+    if (r == THR_I2C_OK && lra && c->open_loop && c->resonant_dhz)
+        r = write_reg(
+            dev, DRV2605L_REG_OL_LRA_PERIOD,
+            byte_of((1000000000u + (uint32_t)c->resonant_dhz * 4923u) / ((uint32_t)c->resonant_dhz * 9846u), 127u));
+    if (r == THR_I2C_OK) r = write_reg(dev, DRV2605L_REG_RTP_INPUT, 0);
+    if (r == THR_I2C_OK) r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_RTP);
+    if (r != THR_I2C_OK) return r;
+    dev->rtp = 0;
+    dev->flags = 0;
+    return THR_I2C_OK;
+}
+
+int drv2605l_init(drv2605l *dev, const thr_hal *hal, const drv2605l_config *config,
+                  const drv2605l_calibration *calibration, uint32_t now_us)
+{
+    const drv2605l_calibration none = { 0, 0, 0, 0, 0 };
+    uint32_t reference;
+    dev->hal = hal;
+    dev->config = config;
+    dev->calibration = calibration && calibration->valid ? *calibration : none;
+    dev->now = now_us;
+    dev->idle_since = dev->status_at = dev->retry_at = dev->cal_started = dev->cal_polled = now_us;
+    dev->rtp = 0;
+    dev->flags = 0;
+    dev->report = DRV2605L_REPORT_NONE;
+    /* RTP full scale: in closed loop RATED_VOLTAGE (the chip overdrives and brakes by itself), in
+     * open loop OD_CLAMP = max_mv. The drive is Q14 of max_mv: rtp = drive x 127 x max / reference
+     * / 16384, with scale = 127 x 16 x max / reference (Q4). */
+    reference = !config->open_loop && config->rated_mv ? config->rated_mv : config->max_mv;
+    dev->scale = (uint16_t)(reference ? at_most(2032u * config->max_mv / reference, 0xFFFFu) : 0u);
+    if (!hal->i2c_transfer) return lost(dev, THR_I2C_NACK);
+    return configure(dev);
+}
+
+/* The drive as RTP_INPUT: signed, -127..127 (closed loop: 0..127, the chip brakes by itself). */
+static int8_t rtp_of(const drv2605l *dev, int16_t drive_q14)
+{
+    int32_t v = ((int32_t)drive_q14 * dev->scale) / (1 << 18);
+    if (v > 127) v = 127;
+    if (v < (dev->config->open_loop ? -127 : 0)) v = dev->config->open_loop ? -127 : 0;
+    return (int8_t)v;
+}
+
+void drv2605l_write(drv2605l *dev, int16_t drive_q14)
+{
+    int8_t rtp;
+    if (dev->flags & (DRV2605L_F_MISSING | DRV2605L_F_CALIBRATING)) return;
+    rtp = rtp_of(dev, drive_q14);
+    if (rtp) {
+        dev->flags |= DRV2605L_F_ACTIVE;
+        if (dev->flags & DRV2605L_F_STANDBY) { /* wake: standby ignores RTP_INPUT */
+            if (write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_RTP) != THR_I2C_OK) return;
+            dev->flags &= (uint8_t)~DRV2605L_F_STANDBY;
+        }
+    }
+    if (rtp == dev->rtp && !(dev->flags & DRV2605L_F_RTP_STALE)) return; /* steady: no traffic */
+    if (write_reg(dev, DRV2605L_REG_RTP_INPUT, (uint8_t)rtp) != THR_I2C_OK) return;
+    dev->rtp = rtp;
+    dev->flags &= (uint8_t)~DRV2605L_F_RTP_STALE;
+}
+
+/* Standby after standby_after_ms at level 0 (the chip draws microamps instead of milliamps). */
+static void standby(drv2605l *dev, uint32_t now_us)
+{
+    const drv2605l_config *c = dev->config;
+    if (dev->flags & DRV2605L_F_ACTIVE) {
+        dev->flags &= (uint8_t) ~(DRV2605L_F_ACTIVE | DRV2605L_F_IDLE_KNOWN);
+        return;
+    }
+    if ((dev->flags & DRV2605L_F_STANDBY) || c->standby_after_ms == 0u || dev->rtp != 0) return;
+    if (!(dev->flags & DRV2605L_F_IDLE_KNOWN)) {
+        dev->idle_since = now_us;
+        dev->flags |= DRV2605L_F_IDLE_KNOWN;
+    } else if (now_us - dev->idle_since >= (uint32_t)c->standby_after_ms * 1000u &&
+               write_reg(dev, DRV2605L_REG_MODE, DRV2605L_STANDBY | DRV2605L_MODE_RTP) == THR_I2C_OK) {
+        dev->flags |= DRV2605L_F_STANDBY;
+    }
+}
+
+/* Over-current and over-temperature, from a STATUS value (the chip clears them when read). */
+static void status_faults(drv2605l *dev, uint8_t status)
+{
+    if (status & DRV2605L_OC_DETECT)
+        dev->report = THR_FAULT_OVER_CURRENT;
+    else if (status & DRV2605L_OVER_TEMP)
+        dev->report = THR_FAULT_OVER_TEMPERATURE;
+}
+
+int drv2605l_poll(drv2605l *dev, uint32_t now_us, thr_fault *fault)
+{
+    dev->now = now_us;
+    if (dev->flags & DRV2605L_F_MISSING) {
+        if (due(dev->retry_at, now_us) && configure(dev) == THR_I2C_OK) dev->report = 0; /* back: THR_FAULT_CLEAR */
+    } else if (!(dev->flags & DRV2605L_F_CALIBRATING)) {
+        standby(dev, now_us);
+        if (!(dev->flags & (DRV2605L_F_STANDBY | DRV2605L_F_MISSING)) && due(dev->status_at, now_us)) {
+            uint8_t status;
+            dev->status_at = now_us + DRV2605L_STATUS_MS * 1000u;
+            if (read_regs(dev, DRV2605L_REG_STATUS, &status, 1) == THR_I2C_OK) status_faults(dev, status);
+        }
+    }
+    if (dev->report == DRV2605L_REPORT_NONE) return 0;
+    *fault = (thr_fault)dev->report;
+    dev->report = DRV2605L_REPORT_NONE;
+    return 1;
+}
+
+thr_status drv2605l_calibrate_start(drv2605l *dev, uint32_t now_us)
+{
+    dev->now = now_us;
+    if (dev->flags & DRV2605L_F_MISSING) return THR_STATUS_NOT_SUPPORTED;
+    if (dev->flags & DRV2605L_F_CALIBRATING) return THR_STATUS_BUSY;
+    /* RATED_VOLTAGE, OD_CLAMP, FEEDBACK_CONTROL, DRIVE_TIME and AUTO_CAL_TIME are set at init */
+    if (write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_AUTO_CAL) != THR_I2C_OK ||
+        write_reg(dev, DRV2605L_REG_GO, DRV2605L_GO) != THR_I2C_OK)
+        return THR_STATUS_NOT_SUPPORTED;
+    dev->flags = (uint8_t)((dev->flags & ~DRV2605L_F_STANDBY) | DRV2605L_F_CALIBRATING);
+    dev->cal_started = dev->cal_polled = now_us;
+    return THR_STATUS_OK;
+}
+
+int drv2605l_calibrate_poll(drv2605l *dev, uint32_t now_us, thr_calibration *result)
+{
+    uint8_t go, status, results[3], period;
+    dev->now = now_us;
+    result->status = THR_STATUS_INCOMPLETE;
+    result->reserved = 0;
+    result->resonant_dhz = 0;
+    result->impedance_mohm = 0; /* the DRV2605L does not measure it */
+    if (!(dev->flags & DRV2605L_F_CALIBRATING)) return 1;
+    if (now_us - dev->cal_polled < DRV2605L_CAL_POLL_MS * 1000u) return 0;
+    dev->cal_polled = now_us;
+    if (read_regs(dev, DRV2605L_REG_GO, &go, 1) != THR_I2C_OK) return 1; /* missing now: INCOMPLETE */
+    if (go & DRV2605L_GO) {
+        if (now_us - dev->cal_started < DRV2605L_CAL_TIMEOUT_MS * 1000u) return 0;
+        write_reg(dev, DRV2605L_REG_GO, 0); /* give up: clearing GO cancels */
+    } else if (read_regs(dev, DRV2605L_REG_STATUS, &status, 1) == THR_I2C_OK &&
+               read_regs(dev, DRV2605L_REG_A_CAL_COMP, results, 3) == THR_I2C_OK &&
+               read_regs(dev, DRV2605L_REG_LRA_PERIOD, &period, 1) == THR_I2C_OK) {
+        status_faults(dev, status);
+        if (!(status & DRV2605L_DIAG_RESULT)) {
+            drv2605l_calibration *cal = &dev->calibration;
+            cal->valid = 1;
+            cal->a_cal_comp = results[0];
+            cal->a_cal_bemf = results[1];
+            cal->bemf_gain = results[2] & DRV2605L_BEMF_GAIN_MASK;
+            /* f = 1 / (LRA_PERIOD x 98.46 us) -> dhz = 10^9 / (LRA_PERIOD x 9846) */
+            cal->resonant_dhz = dev->config->kind == THR_ACTUATOR_KIND_LRA && period
+                                    ? (uint16_t)((1000000000u + (uint32_t)period * 4923u) / ((uint32_t)period * 9846u))
+                                    : 0u;
+            result->status = THR_STATUS_OK;
+            result->resonant_dhz = cal->resonant_dhz;
+        }
+    }
+    if (dev->flags & DRV2605L_F_MISSING) return 1;
+    dev->flags &= (uint8_t)~DRV2605L_F_CALIBRATING;
+    if (write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_RTP) == THR_I2C_OK)
+        dev->flags |= DRV2605L_F_RTP_STALE; /* the level is written again at the next write */
+    return 1;
+}
