@@ -29,10 +29,24 @@ static uint32_t now_us(void *ctx)
     return tick_now_us();
 }
 
+/* The DRV2605L follows the LRA's resonance itself: the carrier frequency is not needed. */
 static void actuator_write(void *ctx, uint8_t channel, int16_t drive_q14, uint16_t frequency_dhz)
 {
     (void)ctx;
-    board_actuator_write(channel, drive_q14, frequency_dhz);
+    (void)frequency_dhz;
+    board_actuator_write(channel, drive_q14);
+}
+
+static thr_status actuator_calibrate_start(void *ctx, uint8_t channel)
+{
+    (void)ctx;
+    return board_actuator_calibrate_start(channel);
+}
+
+static int actuator_calibrate_poll(void *ctx, uint8_t channel, thr_calibration *result)
+{
+    (void)ctx;
+    return board_actuator_calibrate_poll(channel, result);
 }
 
 static int flash_read(void *ctx, uint32_t address, uint8_t *out, uint32_t length)
@@ -90,6 +104,8 @@ static const thr_hal hal = {
     .critical_exit = critical_exit,
     .trace = 0,
     .i2c_transfer = i2c_transfer_hal,
+    .actuator_calibrate_start = actuator_calibrate_start,
+    .actuator_calibrate_poll = actuator_calibrate_poll,
 };
 
 /* The 96-bit unique ID as 24 hex digits, most significant word first. QEMU does not map the
@@ -134,7 +150,7 @@ void board_init(void)
     config.fade_ms = 50;
     config.audio_output = THR_AUDIO_OUTPUT_NONE;
     config.boot_epoch = boot_epoch();
-    board_actuator_init();
+    board_actuator_init(&hal, &config);
     (void)thr_core_init(&board_core, &hal, &config, timeline_memory, sizeof timeline_memory);
     usart2_init(&board_core);
 }

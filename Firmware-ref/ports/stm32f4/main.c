@@ -1,25 +1,19 @@
 /* Start-up and the main loop: poll the core (frames, then every due tick), kick the watchdog,
  * and sleep (wfi) until the next interrupt when nothing is waiting: SysTick wakes it every
  * millisecond, on the tick boundaries the core renders at, and a received byte wakes it at once. */
+#include "board_actuator.h"
 #include "port.h"
 
 #if THRUM_BENCH
 void bench_run(void);
 #endif
 
-/* Nothing received waits in the ring and the next tick is not due yet. */
-static int idle(void)
-{
-    const thr_link *link = &board_core.link;
-    return link->ring_head == link->ring_tail && (int32_t)(tick_now_us() - board_core.next_tick) < 0;
-}
-
 /* Interrupts are masked between the check and the wfi, so one that comes in between still ends
  * the sleep (wfi wakes on a pending interrupt even while PRIMASK holds it back). */
 static void sleep_until_interrupt(void)
 {
     __asm__ volatile("cpsid i" ::: "memory");
-    if (idle()) __asm__ volatile("dsb\n wfi" ::: "memory");
+    if (thr_core_idle_us(&board_core) > 0u) __asm__ volatile("dsb\n wfi" ::: "memory");
     __asm__ volatile("cpsie i" ::: "memory");
 }
 
@@ -52,6 +46,11 @@ int main(void)
 #endif
     board_init();
     watchdog_start();
+#if THRUM_QEMU
+    trace_text("boot epoch "); /* a host reading USART1 sees each (re)start */
+    trace_decimal(board_core.config->boot_epoch);
+    trace_end_line();
+#endif
     for (;;) {
 #if THRUM_QEMU
         if (watchdog_stall_requested) watchdog_stall_main();
@@ -59,6 +58,7 @@ int main(void)
 #else
         thr_core_poll(&board_core);
 #endif
+        board_actuator_poll(&board_core);
         watchdog_kick();
         remember_epoch(board_core.link.epoch);
         sleep_until_interrupt();

@@ -37,6 +37,10 @@ void usart2_init(thr_core *core)
         (GPIO_AFRL(GPIOA_BASE) & ~((0xFu << 8) | (0xFu << 12))) | (GPIO_AF7_USART << 8) | (GPIO_AF7_USART << 12);
     USART_BRR(USART2_BASE) = (APB1_CLOCK_HZ + BAUD / 2u) / BAUD; /* oversampling by 16: 0x16D */
     USART_CR1(USART2_BASE) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE | USART_CR1_RXNEIE;
+    /* A byte that came before the interrupt was enabled would hold RXNE without raising it (QEMU
+     * delivers nothing more until DR is read): drop it; its frame fails and the host repeats it. */
+    (void)USART_SR(USART2_BASE);
+    (void)USART_DR(USART2_BASE);
     NVIC_ISER(USART2_IRQn / 32u) = 1u << (USART2_IRQn % 32u);
 }
 
