@@ -72,16 +72,19 @@ static int read_bytes(uint8_t *rx, uint32_t length, uint32_t since)
 {
     int status = THR_I2C_OK;
     if (length == 1u) {
+        /* NACK and STOP must follow the ADDR clear before the byte ends: no interrupt in between */
         I2C1_CR1 &= ~I2C_CR1_ACK;
+        __asm__ volatile("cpsid i" ::: "memory");
         clear_addr();
         I2C1_CR1 |= I2C_CR1_STOP;
+        __asm__ volatile("cpsie i" ::: "memory");
         if ((status = wait_sr1(I2C_SR1_RXNE, since)) == THR_I2C_OK) *rx = (uint8_t)I2C1_DR;
         return status;
     }
     if (length == 2u) {
-        I2C1_CR1 |= I2C_CR1_POS | I2C_CR1_ACK;
+        /* POS: the NACK applies to the second byte; set with ACK off before ADDR is cleared */
+        I2C1_CR1 = (I2C1_CR1 & ~I2C_CR1_ACK) | I2C_CR1_POS;
         clear_addr();
-        I2C1_CR1 &= ~I2C_CR1_ACK;
         if ((status = wait_sr1(I2C_SR1_BTF, since)) != THR_I2C_OK) return status;
         I2C1_CR1 |= I2C_CR1_STOP;
         rx[0] = (uint8_t)I2C1_DR;
