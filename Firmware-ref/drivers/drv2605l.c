@@ -170,7 +170,7 @@ int drv2605l_init(drv2605l *dev, const thr_hal *hal, const drv2605l_config *conf
 /* The drive as RTP_INPUT: signed, -127..127 (closed loop: 0..127, the chip brakes by itself). */
 static int8_t rtp_of(const drv2605l *dev, int16_t drive_q14)
 {
-    int32_t v = ((int32_t)drive_q14 * dev->scale) / (1 << 18);
+    int32_t x = (int32_t)drive_q14 * dev->scale, v = (x + (x < 0 ? -(1 << 17) : 1 << 17)) / (1 << 18); /* rounded */
     if (v > 127) v = 127;
     if (v < (dev->config->open_loop ? -127 : 0)) v = dev->config->open_loop ? -127 : 0;
     return (int8_t)v;
@@ -249,7 +249,8 @@ thr_status drv2605l_calibrate_start(drv2605l *dev, uint32_t now_us)
     if (write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_AUTO_CAL) != THR_I2C_OK ||
         write_reg(dev, DRV2605L_REG_GO, DRV2605L_GO) != THR_I2C_OK)
         return THR_STATUS_NOT_SUPPORTED;
-    dev->flags = (uint8_t)((dev->flags & ~DRV2605L_F_STANDBY) | DRV2605L_F_CALIBRATING);
+    /* awake (auto-calibration leaves standby); the idle time starts again afterwards */
+    dev->flags = (uint8_t)((dev->flags & ~(DRV2605L_F_STANDBY | DRV2605L_F_IDLE_KNOWN)) | DRV2605L_F_CALIBRATING);
     dev->cal_started = dev->cal_polled = now_us;
     return THR_STATUS_OK;
 }
@@ -280,9 +281,9 @@ int drv2605l_calibrate_poll(drv2605l *dev, uint32_t now_us, thr_calibration *res
             cal->a_cal_bemf = results[1];
             cal->bemf_gain = results[2] & DRV2605L_BEMF_GAIN_MASK;
             /* f = 1 / (LRA_PERIOD x 98.46 us) -> dhz = 10^9 / (LRA_PERIOD x 9846) */
-            cal->resonant_dhz = dev->config->kind == THR_ACTUATOR_KIND_LRA && period
-                                    ? (uint16_t)((1000000000u + (uint32_t)period * 4923u) / ((uint32_t)period * 9846u))
-                                    : 0u;
+            cal->resonant_dhz = (uint16_t)(dev->config->kind == THR_ACTUATOR_KIND_LRA && period
+                                               ? (1000000000u + (uint32_t)period * 4923u) / ((uint32_t)period * 9846u)
+                                               : 0u);
             result->status = THR_STATUS_OK;
             result->resonant_dhz = cal->resonant_dhz;
         }

@@ -19,6 +19,8 @@ void actuator_tests(void);
 void flash_tests(void);
 void link_tests(void);
 void waveform_tests(void);
+void drv2605l_tests(void);
+void flash_f4_tests(void);
 
 int main(void)
 {
@@ -28,6 +30,8 @@ int main(void)
     flash_tests();
     link_tests();
     waveform_tests();
+    drv2605l_tests();
+    flash_f4_tests();
     printf("%d tests, %d checks, %d failures\n", tests_run, test_checks, test_failures);
     return test_failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,426 @@
+/* The DRV2605L driver against the register model (model_drv2605l.h), alone and on a stub board
+ * whose HAL routes actuator_write, i2c_transfer and the calibrate hooks to it: the init sequence,
+ * change-only RTP writes, standby and wake, calibration through ACTUATOR_CALIBRATE without
+ * stalling the loop, over-current (FAULT, stop with reason fault) and a missing chip. */
+#include <string.h>
+
+#include "drv2605l.h"
+#include "model_drv2605l.h"
+#include "test.h"
+#include "test_board.h"
+#include "thr_frame.h"
+#include "thr_messages.h"
+
+/* The stub board first: hal.ctx is its address, which is this struct's. */
+typedef struct drv_board {
+    stub_board board;
+    thr_hal hal; /* the stub's HAL plus the driver's hooks */
+    drv2605l dev;
+    drv2605l_config config;
+    model_drv2605l chip;
+    uint32_t writes; /* actuator_write calls */
+} drv_board;
+
+static drv_board b;
+
+static int i2c(void *ctx, uint8_t bus, uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx,
+               uint32_t rx_length)
+{
+    drv_board *d = ctx;
+    d->chip.now_us = d->board.clock_us;
+    return bus == 0u ? model_drv2605l_transfer(&d->chip, address, tx, tx_length, rx, rx_length) : THR_I2C_NACK;
+}
+
+static void actuator_write(void *ctx, uint8_t channel, int16_t drive, uint16_t frequency)
+{
+    drv_board *d = ctx;
+    (void)frequency;
+    d->board.last_drive[channel] = drive;
+    d->writes++;
+    if (channel == 0u) drv2605l_write(&d->dev, drive);
+}
+
+static thr_status calibrate_start(void *ctx, uint8_t channel)
+{
+    drv_board *d = ctx;
+    return channel == 0u ? drv2605l_calibrate_start(&d->dev, d->board.clock_us) : THR_STATUS_NOT_SUPPORTED;
+}
+
+static int calibrate_poll(void *ctx, uint8_t channel, thr_calibration *result)
+{
+    drv_board *d = ctx;
+    (void)channel;
+    return drv2605l_calibrate_poll(&d->dev, d->board.clock_us, result);
+}
+
+static const drv2605l_config lra_closed = { 0, DRV2605L_ADDRESS, THR_ACTUATOR_KIND_LRA, 0, 2000, 3000, 1700, 100 };
+
+/* A stub board (1 kHz, one LRA channel 2000/3000 mV at 170 Hz) with the driver on channel 0. */
+static int setup(const drv2605l_config *config)
+{
+    stub_board_init(&b.board);
+    b.hal = b.board.hal;
+    b.hal.actuator_write = actuator_write;
+    b.hal.i2c_transfer = i2c;
+    b.hal.actuator_calibrate_start = calibrate_start;
+    b.hal.actuator_calibrate_poll = calibrate_poll;
+    b.config = *config;
+    b.writes = 0;
+    b.board.clock_us = 1000;
+    model_drv2605l_reset(&b.chip);
+    CHECK_EQ(thr_core_init(&b.board.core, &b.hal, &b.board.config, b.board.memory, sizeof b.board.memory),
+             THR_STATUS_OK);
+    return drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us);
+}
+
+/* ---- a scripted host (the link tests' pattern) ---- */
+static uint8_t host_seq, host_ack;
+static uint16_t epoch;
+static uint32_t tx_read;
+static uint8_t rx_buffer[THR_FRAME_RX_CAPACITY(512u)];
+static thr_frame_rx host_rx;
+typedef struct received {
+    uint8_t type;
+    uint8_t length;
+    uint8_t payload[64];
+} received;
+static received got[256];
+static unsigned got_count;
+
+static void to_board(void *ctx, const uint8_t *data, uint32_t length)
+{
+    uint32_t i;
+    (void)ctx;
+    for (i = 0; i < length; i++) thr_core_rx_byte(&b.board.core, data[i]);
+}
+
+static void host_send(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint16_t n)
+{
+    uint8_t plain[128];
+    thr_frame f;
+    f.channel = channel;
+    f.nak = 0;
+    f.epoch = epoch;
+    f.seq = seq;
+    f.ack = host_ack;
+    f.window = 8;
+    f.type = type;
+    f.payload = payload;
+    f.length = n;
+    thr_frame_write(&f, plain, to_board, 0);
+}
+
+/* One millisecond of the port's main loop: the core, then the driver's poll and its faults. */
+static void loop_ms(void)
+{
+    thr_fault fault;
+    thr_core_poll(&b.board.core);
+    if (drv2605l_poll(&b.dev, b.board.clock_us, &fault)) thr_core_channel_fault(&b.board.core, 0, fault);
+    for (; tx_read < b.board.tx_count; tx_read++) {
+        thr_frame f;
+        if (thr_frame_rx_byte(&host_rx, b.board.tx[tx_read], &f) > 0 && got_count < 256u) {
+            received *r = &got[got_count++];
+            r->type = f.type;
+            r->length = (uint8_t)(f.length < 64u ? f.length : 64u);
+            memcpy(r->payload, f.payload, r->length);
+            if (f.channel == 1u && f.seq == (uint8_t)(host_ack + 1u)) host_ack = f.seq;
+        }
+    }
+    if (host_ack) host_send(0, 0, THR_MSG_ACK, 0, 0); /* keeps the board's window open */
+    b.board.clock_us += 1000u;
+}
+
+static void run_ms(uint32_t ms)
+{
+    while (ms--) loop_ms();
+}
+
+static const received *find(uint8_t type)
+{
+    unsigned i;
+    for (i = 0; i < got_count; i++) {
+        if (got[i].type == type) return &got[i];
+    }
+    return 0;
+}
+
+static void connect_host(void)
+{
+    uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
+    tx_read = b.board.tx_count;
+    got_count = 0;
+    host_seq = host_ack = 0;
+    epoch = 0;
+    thr_frame_rx_init(&host_rx, rx_buffer, sizeof rx_buffer, 512);
+    host_send(0, 0, THR_MSG_HELLO, hello, 9);
+    loop_ms();
+    CHECK(find(THR_MSG_INFO) != 0);
+    {
+        /* the INFO frame's epoch: read it again from the line (the frame header carries it) */
+        thr_frame f;
+        uint32_t i;
+        thr_frame_rx scan;
+        static uint8_t buffer[THR_FRAME_RX_CAPACITY(512u)];
+        thr_frame_rx_init(&scan, buffer, sizeof buffer, 512);
+        for (i = 0; i < b.board.tx_count; i++) {
+            if (thr_frame_rx_byte(&scan, b.board.tx[i], &f) > 0 && f.type == THR_MSG_INFO) epoch = f.epoch;
+        }
+    }
+}
+
+static void calibrate_command(uint16_t tag, uint8_t channel)
+{
+    uint8_t p[THR_ACTUATOR_CALIBRATE_SIZE];
+    thr_put16(p + THR_ACTUATOR_CALIBRATE_TAG_AT, tag);
+    p[THR_ACTUATOR_CALIBRATE_CHANNEL_AT] = channel;
+    host_send(1, ++host_seq, THR_MSG_ACTUATOR_CALIBRATE, p, THR_ACTUATOR_CALIBRATE_SIZE);
+}
+
+/* A 2 s continuous event at full intensity (the link tests' timeline), playing from now. */
+static void play_continuous(void)
+{
+    static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F };
+    uint8_t tl[64], handle;
+    uint32_t length = make_timeline(tl, 0, body, sizeof body);
+    CHECK_EQ(thr_store_load(&b.board.core, tl, length, &handle), THR_STATUS_OK);
+    CHECK_EQ(thr_player_start(&b.board.core, 0, handle, b.board.core.next_tick, 0), THR_STATUS_OK);
+}
+
+/* ---- tests ---- */
+
+static void init_sequence(void)
+{
+    drv2605l_config erm = { 0, DRV2605L_ADDRESS, THR_ACTUATOR_KIND_ERM, 1, 3000, 3300, 0, 0 };
+    drv2605l_config lra_open = lra_closed;
+    drv2605l_calibration saved = { 1, 0x0A, 0x7B, 1, 1721 };
+    const uint8_t *r = b.chip.reg;
+    CHECK_EQ(setup(&lra_closed), THR_I2C_OK);
+    /* RATED_VOLTAGE = 2000 mV x sqrt(1 - 1.5 ms x 170 Hz) / 20.58 mV = 2000 x 0.8631 / 20.58 = 83.9 -> 84 */
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 84);
+    /* OD_CLAMP (closed loop, peak) = 3000 mV / 21.96 mV = 136.6 -> 137 */
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 137);
+    CHECK_EQ(r[DRV2605L_REG_FEEDBACK_CONTROL], 0xB6); /* LRA, brake 4x, medium loop gain, default BEMF gain */
+    CHECK_EQ(r[DRV2605L_REG_CONTROL1], 0x80 | 24);    /* startup boost, drive time 2.9 ms ~ half of 5.9 ms */
+    CHECK_EQ(r[DRV2605L_REG_CONTROL3], 0x80);         /* closed loop, signed RTP data */
+    CHECK_EQ(r[DRV2605L_REG_CONTROL4], 0x30);         /* auto-calibration 1000-1200 ms */
+    CHECK_EQ(r[DRV2605L_REG_MODE], DRV2605L_MODE_RTP);
+    CHECK_EQ(r[DRV2605L_REG_RTP_INPUT], 0);
+    CHECK_EQ(b.chip.log[0].reg, DRV2605L_REG_MODE); /* first a reset */
+    CHECK_EQ(b.chip.log[0].value, DRV2605L_DEV_RESET);
+    /* ERM, open loop: OD_CLAMP = 3300 mV / 21.32 mV = 154.8 -> 155; RATED_VOLTAGE 3000 / 21.18 = 141.6 -> 142 */
+    CHECK_EQ(setup(&erm), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 155);
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 142);
+    CHECK_EQ(r[DRV2605L_REG_FEEDBACK_CONTROL], 0x36);
+    CHECK_EQ(r[DRV2605L_REG_CONTROL3], 0x80 | DRV2605L_ERM_OPEN_LOOP);
+    /* LRA, open loop: OD_CLAMP = 3000 / (21.32 x sqrt(1 - 0.8 ms x 170 Hz)) = 3000 / (21.32 x 0.9295) = 151.4;
+     * OL_LRA_PERIOD = 1 / (170 Hz x 98.46 us) = 59.7 -> 60 */
+    lra_open.open_loop = 1;
+    CHECK_EQ(setup(&lra_open), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 151);
+    CHECK_EQ(r[DRV2605L_REG_OL_LRA_PERIOD], 60);
+    CHECK_EQ(r[DRV2605L_REG_CONTROL3], 0x80 | DRV2605L_LRA_OPEN_LOOP);
+    /* a kept calibration is written back */
+    CHECK_EQ(setup(&lra_closed), THR_I2C_OK);
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, &saved, b.board.clock_us), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_A_CAL_COMP], 0x0A);
+    CHECK_EQ(r[DRV2605L_REG_A_CAL_BEMF], 0x7B);
+    CHECK_EQ(r[DRV2605L_REG_FEEDBACK_CONTROL], 0xB5);
+}
+
+static void change_only_rtp(void)
+{
+    uint32_t before, i;
+    setup(&lra_closed);
+    /* the level scale: rated drive (2000 of 3000 mV) is full scale in closed loop */
+    drv2605l_write(&b.dev, 10922);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RTP_INPUT], 127);
+    drv2605l_write(&b.dev, 5461);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RTP_INPUT], 63);
+    drv2605l_write(&b.dev, -4000); /* closed loop: the chip brakes by itself */
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RTP_INPUT], 0);
+    before = b.chip.transactions;
+    for (i = 0; i < 100u; i++) drv2605l_write(&b.dev, 0);
+    CHECK_EQ(b.chip.transactions, before);
+    /* through the core: idle, then a 2 s steady event */
+    setup(&lra_closed);
+    run_ms(50);
+    before = b.chip.rtp_writes;
+    CHECK_EQ(before, 1); /* the init's 0 */
+    play_continuous();
+    run_ms(1000);
+    printf("drv2605l: %u actuator writes over 1 s of a steady event, %u RTP_INPUT writes, %u I2C transactions\n",
+           (unsigned)b.writes, (unsigned)(b.chip.rtp_writes - before), (unsigned)b.chip.transactions);
+    CHECK(b.writes >= 1000u);
+    CHECK(b.chip.rtp_writes - before <= 8u); /* the attack's few levels, then nothing */
+    CHECK(model_drv2605l_output(&b.chip) > 100);
+    /* the rest is STATUS reads every 50 ms, not per tick */
+    CHECK(b.chip.transactions < 60u);
+}
+
+static void standby_and_wake(void)
+{
+    setup(&lra_closed);
+    run_ms(60);
+    CHECK(!(b.chip.reg[DRV2605L_REG_MODE] & DRV2605L_STANDBY));
+    run_ms(60); /* 100 ms at 0: standby */
+    CHECK(b.chip.reg[DRV2605L_REG_MODE] & DRV2605L_STANDBY);
+    CHECK(b.dev.flags & DRV2605L_F_STANDBY);
+    {
+        uint32_t before = b.chip.transactions;
+        run_ms(500); /* asleep: no traffic at all (no STATUS reads either) */
+        CHECK_EQ(b.chip.transactions, before);
+    }
+    play_continuous();
+    run_ms(5);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP); /* woken by the first non-zero level */
+    CHECK(model_drv2605l_output(&b.chip) > 0);
+    CHECK_EQ(b.chip.rtp_in_standby, 0);
+    /* the event ends (2 s): braking, 0, and standby again after 100 ms */
+    run_ms(2200);
+    CHECK(b.chip.reg[DRV2605L_REG_MODE] & DRV2605L_STANDBY);
+    CHECK_EQ(model_drv2605l_output(&b.chip), 0);
+}
+
+static void calibration(void)
+{
+    const received *r;
+    uint32_t ms, traces;
+    setup(&lra_closed);
+    connect_host();
+    got_count = 0;
+    calibrate_command(7, 0);
+    loop_ms();
+    CHECK(b.dev.flags & DRV2605L_F_CALIBRATING);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_AUTO_CAL);
+    CHECK(find(THR_MSG_CALIBRATION_RESULT) == 0); /* not yet: the loop goes on */
+    calibrate_command(8, 0);                      /* a second one meanwhile: BUSY */
+    loop_ms();
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r && thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT) == 8u &&
+          r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_BUSY);
+    got_count = 0;
+    traces = b.board.trace_count;
+    for (ms = 0; ms < 1500u && !find(THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
+    /* every millisecond rendered its tick while the chip calibrated (about 1.1 s) */
+    CHECK_EQ(b.board.trace_count - traces, ms);
+    CHECK(ms >= 1100u && ms < 1200u);
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r != 0);
+    if (r) {
+        /* 59 x 98.46 us = 5.809 ms: 172.1 Hz */
+        CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT), 7);
+        CHECK_EQ(r->payload[THR_CALIBRATION_RESULT_STATUS_AT], THR_STATUS_OK);
+        CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_RESONANT_DHZ_AT), 1721);
+    }
+    CHECK_EQ(b.board.core.actuator[0].resonant_dhz, 1721); /* the carrier follows */
+    CHECK(b.dev.calibration.valid);
+    CHECK_EQ(b.dev.calibration.a_cal_comp, 0x0A);
+    CHECK_EQ(b.dev.calibration.a_cal_bemf, 0x7B);
+    CHECK_EQ(b.dev.calibration.bemf_gain, 1);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP); /* back to playing */
+    /* a failed calibration (DIAG_RESULT) is INCOMPLETE; a channel without a chip BAD_ARGUMENT */
+    b.chip.cal_fails = 1;
+    got_count = 0;
+    calibrate_command(9, 0);
+    for (ms = 0; ms < 1500u && !find(THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_INCOMPLETE);
+    got_count = 0;
+    calibrate_command(10, 3);
+    loop_ms();
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_BAD_ARGUMENT);
+    /* a chip that stops answering mid-way: INCOMPLETE at once, and the fault */
+    b.chip.cal_fails = 0;
+    got_count = 0;
+    calibrate_command(11, 0);
+    run_ms(10);
+    b.chip.timeout = 1;
+    run_ms(10);
+    r = find(THR_MSG_CALIBRATION_RESULT);
+    CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_INCOMPLETE);
+    r = find(THR_MSG_FAULT);
+    CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING);
+}
+
+static void over_current(void)
+{
+    const received *fault, *stopped;
+    unsigned i;
+    setup(&lra_closed);
+    connect_host();
+    play_continuous();
+    run_ms(200);
+    CHECK(model_drv2605l_output(&b.chip) > 100);
+    got_count = 0;
+    b.chip.reg[DRV2605L_REG_STATUS] |= DRV2605L_OC_DETECT;
+    run_ms(60); /* the next STATUS read, within 50 ms */
+    fault = find(THR_MSG_FAULT);
+    stopped = find(THR_MSG_ENGINE_STOPPED);
+    CHECK(fault && fault->payload[THR_FAULT_FAULT_AT] == THR_FAULT_OVER_CURRENT &&
+          fault->payload[THR_FAULT_CHANNEL_AT] == 0);
+    CHECK(stopped && stopped->payload[THR_ENGINE_STOPPED_REASON_AT] == THR_STOP_REASON_FAULT);
+    for (i = 0; fault && stopped && i < got_count; i++) {
+        if (&got[i] == fault) CHECK(stopped > fault); /* FAULT first, then ENGINE_STOPPED */
+    }
+    CHECK_EQ(b.board.core.player[0].state, THR_PLAYER_IDLE);
+    CHECK_EQ(b.board.last_drive[0], 0);
+    CHECK_EQ(model_drv2605l_output(&b.chip), 0);
+    CHECK_EQ(b.board.core.engine_running, 0);
+}
+
+static void missing_chip(int timeout)
+{
+    const received *r;
+    uint32_t before;
+    stub_board_init(&b.board);
+    model_drv2605l_reset(&b.chip);
+    b.chip.nack = (uint8_t)!timeout;
+    b.chip.timeout = (uint8_t)timeout;
+    setup(&lra_closed); /* a chip that answers, reset */
+    b.chip.nack = (uint8_t)!timeout;
+    b.chip.timeout = (uint8_t)timeout;
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), timeout ? THR_I2C_TIMEOUT : THR_I2C_NACK);
+    connect_host(); /* INFO is answered all the same */
+    run_ms(5);
+    r = find(THR_MSG_FAULT);
+    CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
+    CHECK_EQ(b.board.core.faulted, 1);
+    /* playing: the channel stays muted, no traffic but one retry a second */
+    before = b.chip.transactions;
+    play_continuous();
+    run_ms(1500);
+    CHECK(b.chip.transactions - before <= 2u);
+    CHECK_EQ(trace_intensity_at(&b.board, b.board.clock_us / 1000u - 100u), 0);
+    CHECK_EQ(find(THR_MSG_ENGINE_STOPPED) == 0, 1); /* the rest of the board plays on */
+    /* the chip is back: the next retry finds it, the channel plays again */
+    b.chip.nack = b.chip.timeout = 0;
+    run_ms(1100);
+    CHECK_EQ(b.board.core.faulted, 0);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE] & DRV2605L_MODE_MASK, DRV2605L_MODE_RTP);
+    play_continuous();
+    run_ms(10);
+    CHECK(model_drv2605l_output(&b.chip) > 0);
+}
+
+static void missing_nack(void)
+{
+    missing_chip(0);
+}
+
+static void missing_timeout(void)
+{
+    missing_chip(1);
+}
+
+void drv2605l_tests(void)
+{
+    run_test("drv2605l init sequence", init_sequence);
+    run_test("drv2605l change-only RTP", change_only_rtp);
+    run_test("drv2605l standby and wake", standby_and_wake);
+    run_test("drv2605l calibration", calibration);
+    run_test("drv2605l over-current", over_current);
+    run_test("drv2605l missing chip (NACK)", missing_nack);
+    run_test("drv2605l missing chip (timeout)", missing_timeout);
+}
