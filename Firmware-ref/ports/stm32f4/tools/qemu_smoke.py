@@ -5,7 +5,9 @@ Starts qemu-system-arm (netduinoplus2) paused, finds USART2's pseudo-terminal th
 (query-chardev, label serial1), opens it raw, lets the guest run, then:
   1. sends HELLO (PROTOCOL.md: COBS frame, 8-byte header, CRC-32C) and expects INFO with its nonce;
   2. sends PING and expects PONG with its id and host_time;
-  3. with --watchdog: sends the QEMU stall text, expects QEMU to report a guest reset (the software
+  3. streams samples (STREAM_SAMPLES, realtime) and expects the DRV2605L driver's RTP writes
+     (`i2c 5a 02 VV`, VV not 0) in USART1's log;
+  4. with --watchdog: sends the QEMU stall text, expects QEMU to report a guest reset (the software
      watchdog), and a new HELLO to be answered in a different epoch.
 USART1 (the I2C trace, `tick max` lines) goes to a file (--act-log). Every wait has a timeout and
 QEMU is always killed. Exit status 0 on success.
@@ -25,7 +27,8 @@ import tempfile
 import time
 import tty
 
-MSG_HELLO, MSG_INFO, MSG_PING, MSG_PONG = 1, 2, 3, 4
+MSG_HELLO, MSG_INFO, MSG_PING, MSG_PONG, MSG_STREAM_SAMPLES = 1, 2, 3, 4, 96
+CHANNEL_REALTIME = 2
 PROTOCOL_MAJOR, PROTOCOL_MINOR = 1, 0
 STALL_TEXT = b"THRUM-QEMU-STALL"  # ports/stm32f4/usart2.c
 
@@ -67,9 +70,9 @@ def cobs_decode(data):
     return bytes(out)
 
 
-def frame(message_type, payload, epoch=0, window=8):
-    """A control-channel frame (channel 0, seq 0, ack 0) with its delimiters."""
-    body = struct.pack("<BBHBBBB", 1, 0, epoch, 0, 0, window, message_type) + payload
+def frame(message_type, payload, epoch=0, window=8, channel=0, seq=0):
+    """A frame (control channel unless told, ack 0) with its delimiters."""
+    body = struct.pack("<BBHBBBB", 1, channel, epoch, seq, 0, window, message_type) + payload
     return b"\x00" + cobs_encode(body + struct.pack("<I", crc32c(body))) + b"\x00"
 
 
@@ -223,6 +226,25 @@ def ping(board, epoch):
     if (got_id, got_host_time) != (ping_id, host_time):
         raise RuntimeError("PONG answers another PING")
     print("PONG: board time rx %d us, tx %d us" % (rx_time, tx_time))
+    return tx_time
+
+
+def stream(board, epoch, board_time, act_log):
+    """28 samples at full amplitude, one a millisecond, from 50 ms after the PONG's board time (a
+    board time, as a host's clock sync gives it: the core reads STREAM_SAMPLES' at_time 0 as board
+    time 0, not as "now"): the driver writes RTP_INPUT."""
+    samples = bytes([255, 128] * 28)
+    payload = struct.pack("<BIHB", 0, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
+    board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel=CHANNEL_REALTIME, seq=1))
+    limit = time.monotonic() + 3.0
+    while time.monotonic() < limit:
+        with open(act_log) as log:
+            levels = [line.split()[3] for line in log if line.startswith("i2c 5a 02 ")]
+        if any(level != "00" for level in levels):
+            print("stream: %d RTP writes in the I2C trace, peak %s" % (len(levels), max(levels)))
+            return
+        time.sleep(0.05)
+    raise RuntimeError("no RTP level in %s after STREAM_SAMPLES" % act_log)
 
 
 def main():
@@ -237,7 +259,8 @@ def main():
     board = Board(options.qemu, options.elf, act_log, options.timeout)
     try:
         epoch = handshake(board)
-        ping(board, epoch)
+        board_time = ping(board, epoch)
+        stream(board, epoch, board_time, act_log)
         if options.watchdog:
             board.send(STALL_TEXT)
             board.wait_event("RESET", 5.0)
