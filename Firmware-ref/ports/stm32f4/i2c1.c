@@ -1,0 +1,137 @@
+/* I2C1 master on PB8 (SCL) / PB9 (SDA), alternate function 4, open drain, 400 kHz (the DRV2605L
+ * takes fast mode). Polled, from the main loop only. Every wait is bounded (I2C_TIMEOUT_MS); a NACK of
+ * the address or of a byte ends the transfer with a STOP. A timeout also resets the peripheral, so
+ * a bus left half-way does not block the next transfer. Reads follow the sequences of RM0368
+ * §18.3.3 for one, two and more bytes (ACK and STOP must be set before the last bytes arrive). */
+#include "port.h"
+
+#define SPEED_HZ 400000u
+
+static void configure(void)
+{
+    I2C1_CR1 = I2C_CR1_SWRST;
+    I2C1_CR1 = 0;
+    I2C1_CR2 = (APB1_CLOCK_HZ / 1000000u) << I2C_CR2_FREQ_Pos;
+    /* fast mode, duty 2:1: SCL period = 3 x CCR / APB1 clock */
+    I2C1_CCR = I2C_CCR_FS | (APB1_CLOCK_HZ / (3u * SPEED_HZ));
+    /* maximum rise time 300 ns in fast mode, in APB1 periods, plus one */
+    I2C1_TRISE = (APB1_CLOCK_HZ / 1000000u) * 300u / 1000u + 1u;
+    I2C1_CR1 = I2C_CR1_PE;
+}
+
+void i2c_init(void)
+{
+    const uint32_t pins = (3u << 16) | (3u << 18); /* PB8, PB9: two bits each */
+    GPIO_MODER(GPIOB_BASE) = (GPIO_MODER(GPIOB_BASE) & ~pins) | (GPIO_MODE_AF << 16) | (GPIO_MODE_AF << 18);
+    GPIO_OTYPER(GPIOB_BASE) |= (1u << 8) | (1u << 9);
+    GPIO_OSPEEDR(GPIOB_BASE) |= pins;
+    GPIO_PUPDR(GPIOB_BASE) = (GPIO_PUPDR(GPIOB_BASE) & ~pins) | (GPIO_PULL_UP << 16) | (GPIO_PULL_UP << 18);
+    GPIO_AFRH(GPIOB_BASE) = (GPIO_AFRH(GPIOB_BASE) & ~0xFFu) | (GPIO_AF4_I2C1 << 0) | (GPIO_AF4_I2C1 << 4);
+    configure();
+}
+
+/* Waits for a status bit of SR1: THR_I2C_OK, THR_I2C_NACK (acknowledge failure) or THR_I2C_TIMEOUT. */
+static int wait_sr1(uint32_t bit, uint32_t since)
+{
+    while (!(I2C1_SR1 & bit)) {
+        if (I2C1_SR1 & I2C_SR1_AF) return THR_I2C_NACK;
+        if (I2C1_SR1 & (I2C_SR1_BERR | I2C_SR1_ARLO)) return THR_I2C_TIMEOUT; /* the bus is not ours */
+        if (tick_ms() - since > I2C_TIMEOUT_MS) return THR_I2C_TIMEOUT;
+    }
+    return THR_I2C_OK;
+}
+
+/* START (or repeated START) and the address byte; ADDR is left set for the caller to clear. */
+static int address_phase(uint8_t address, uint8_t read, uint32_t since)
+{
+    int status;
+    I2C1_CR1 |= I2C_CR1_START;
+    if ((status = wait_sr1(I2C_SR1_SB, since)) != THR_I2C_OK) return status;
+    I2C1_DR = (uint32_t)(address << 1) | read;
+    return wait_sr1(I2C_SR1_ADDR, since);
+}
+
+static void clear_addr(void)
+{
+    (void)I2C1_SR1;
+    (void)I2C1_SR2;
+}
+
+static int write_bytes(const uint8_t *tx, uint32_t length, uint32_t since)
+{
+    int status = THR_I2C_OK;
+    uint32_t i;
+    clear_addr();
+    for (i = 0; i < length && status == THR_I2C_OK; i++) {
+        if ((status = wait_sr1(I2C_SR1_TXE, since)) == THR_I2C_OK) I2C1_DR = tx[i];
+    }
+    return status == THR_I2C_OK && length ? wait_sr1(I2C_SR1_BTF, since) : status;
+}
+
+static int read_bytes(uint8_t *rx, uint32_t length, uint32_t since)
+{
+    int status = THR_I2C_OK;
+    if (length == 1u) {
+        /* NACK and STOP must follow the ADDR clear before the byte ends: no interrupt in between */
+        I2C1_CR1 &= ~I2C_CR1_ACK;
+        __asm__ volatile("cpsid i" ::: "memory");
+        clear_addr();
+        I2C1_CR1 |= I2C_CR1_STOP;
+        __asm__ volatile("cpsie i" ::: "memory");
+        if ((status = wait_sr1(I2C_SR1_RXNE, since)) == THR_I2C_OK) *rx = (uint8_t)I2C1_DR;
+        return status;
+    }
+    if (length == 2u) {
+        /* POS: the NACK applies to the second byte; set with ACK off before ADDR is cleared */
+        I2C1_CR1 = (I2C1_CR1 & ~I2C_CR1_ACK) | I2C_CR1_POS;
+        clear_addr();
+        if ((status = wait_sr1(I2C_SR1_BTF, since)) != THR_I2C_OK) return status;
+        I2C1_CR1 |= I2C_CR1_STOP;
+        rx[0] = (uint8_t)I2C1_DR;
+        rx[1] = (uint8_t)I2C1_DR;
+        I2C1_CR1 &= ~I2C_CR1_POS;
+        return THR_I2C_OK;
+    }
+    I2C1_CR1 |= I2C_CR1_ACK;
+    clear_addr();
+    while (length > 3u) {
+        if ((status = wait_sr1(I2C_SR1_RXNE, since)) != THR_I2C_OK) return status;
+        *rx++ = (uint8_t)I2C1_DR;
+        length--;
+    }
+    /* three left: N-2 in DR and N-1 in the shift register before NACK and STOP */
+    if ((status = wait_sr1(I2C_SR1_BTF, since)) != THR_I2C_OK) return status;
+    I2C1_CR1 &= ~I2C_CR1_ACK;
+    *rx++ = (uint8_t)I2C1_DR;
+    if ((status = wait_sr1(I2C_SR1_BTF, since)) != THR_I2C_OK) return status;
+    I2C1_CR1 |= I2C_CR1_STOP;
+    *rx++ = (uint8_t)I2C1_DR;
+    *rx = (uint8_t)I2C1_DR;
+    return THR_I2C_OK;
+}
+
+int i2c_transfer(uint8_t bus, uint8_t address, const uint8_t *tx, uint32_t tx_length, uint8_t *rx, uint32_t rx_length)
+{
+    uint32_t since = tick_ms();
+    int status = THR_I2C_OK;
+    if (bus != 0u) return THR_I2C_NACK;
+    while (I2C1_SR2 & I2C_SR2_BUSY) {
+        if (tick_ms() - since > I2C_TIMEOUT_MS) {
+            configure();
+            return THR_I2C_TIMEOUT;
+        }
+    }
+    if (tx_length || !rx_length) { /* no bytes either way: an address probe */
+        status = address_phase(address, 0u, since);
+        if (status == THR_I2C_OK) status = write_bytes(tx, tx_length, since);
+    }
+    if (status == THR_I2C_OK && rx_length) {
+        status = address_phase(address, 1u, since);
+        if (status == THR_I2C_OK) status = read_bytes(rx, rx_length, since);
+        if (status == THR_I2C_OK) return THR_I2C_OK; /* the read sequence set STOP itself */
+    }
+    I2C1_SR1 = ~I2C_SR1_AF & 0xFFFFu; /* AF clears by writing 0 */
+    I2C1_CR1 |= I2C_CR1_STOP;
+    if (status == THR_I2C_TIMEOUT) configure();
+    return status;
+}
