@@ -101,7 +101,7 @@ void thr_link_on_ack(thr_core *core, const thr_frame *f)
             if (core->now - l->recovery_at >= l->srtt / 2u) resend(core, l->tx_sent);
         }
 #if THR_RX_HOLD_FRAMES
-        upto = (uint8_t)(upto > k ? upto - k : 0u);
+        upto = (uint8_t)(upto > k ? (unsigned)(upto - k) : 0u);
 #endif
     }
     if (nak && l->tx_sent && f->ack == last_acked) {

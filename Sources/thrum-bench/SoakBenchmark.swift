@@ -84,7 +84,9 @@ final class SoakBench: @unchecked Sendable {
             lines.reduce(0) { $0 + Self.faults(in: $1.outboundStatistics) + Self.faults(in: $1.inboundStatistics) }
         }
         for error in errors.prefix(5) { print("# soak error: \(error)") }
-        func ms(_ duration: Duration) -> Double { Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000 }
+        func ms(_ duration: Duration) -> Double {
+            Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+        }
         return [
             Metric(name: "soak.minutes", value: minutes, unit: "min", goal: .none),
             Metric(name: "soak.operations", value: Double(operations), unit: "count", goal: .atLeast(1)),
