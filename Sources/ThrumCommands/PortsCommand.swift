@@ -40,6 +40,7 @@ struct PortsCommand: AsyncParsableCommand {
                     ]
                     object["address"] = port.usbAddress?.description
                 }
+                if let known = port.knownDevice { object["known"] = known }
                 switch probes[port.path] {
                 case .success(let capabilities?)?:
                     object["board"] = [
@@ -64,6 +65,7 @@ struct PortsCommand: AsyncParsableCommand {
         for port in ports {
             var line = "\(port.path)  \(port.displayName)"
             if let address = port.usbAddress { line += "  \(address)" }
+            if let known = port.knownDevice { line += "  [\(known)]" }
             switch probes[port.path] {
             case .success(let capabilities?)?:
                 line += "  ← Thrum board: \(capabilities.boardName), \(capabilities.firmware)"

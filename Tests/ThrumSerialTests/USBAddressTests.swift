@@ -120,3 +120,19 @@ import Testing
         }
     }
 }
+
+@Suite("Known USB devices")
+struct KnownUSBDeviceTests {
+    @Test("a Nucleo's ST-LINK is named; other ids are not")
+    func stLinkIsNamed() {
+        let nucleo = SerialPortInfo(
+            path: "/dev/ttyACM0", displayName: "STM32 STLink", transport: .usb,
+            usb: USBIdentity(vendorID: 0x0483, productID: 0x374B, serialNumber: "066DFF"))
+        #expect(nucleo.knownDevice?.hasPrefix("ST-LINK/V2-1") == true)
+        let other = SerialPortInfo(
+            path: "/dev/ttyACM1", displayName: "Pico", transport: .usb,
+            usb: USBIdentity(vendorID: 0x2E8A, productID: 0x000A))
+        #expect(other.knownDevice == nil)
+        #expect(SerialPortInfo(path: "/dev/ttyS0", displayName: "ttyS0", transport: .native).knownDevice == nil)
+    }
+}
