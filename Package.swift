@@ -174,6 +174,7 @@ let package = Package(
             name: "ThrumCommandsTests",
             dependencies: [
                 "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", "Thrum", "ThrumTransport",
+                "ThrumSimulator",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -83,16 +83,24 @@ static void keepalive(thr_core *core, uint32_t t)
     }
 }
 
+/* A channel muted for a missing driver is reported to each new host: the FAULT sent when it happened
+ * went to no one, or to the host before. */
+static void report_muted_channels(thr_core *core)
+{
+    uint8_t c;
+    for (c = 0; c < core->config->channel_count; c++) {
+        if ((unsigned)core->faulted >> c & 1u) thr_link_send_fault(core, THR_FAULT_ACTUATOR_MISSING, c, core->now);
+    }
+}
+
 void thr_core_channel_fault(thr_core *core, uint8_t channel, thr_fault fault)
 {
-    uint8_t payload[THR_FAULT_SIZE], bit = (uint8_t)(1u << (channel & 7u));
+    uint8_t bit = (uint8_t)(1u << (channel & 7u));
     if (channel >= core->config->channel_count) return;
+    thr_link_new_session_hook = report_muted_channels;
     core->faulted &= (uint8_t)~bit;
     if (fault == THR_FAULT_CLEAR) return; /* the chip is back */
-    thr_put_fault_fault(payload, fault);
-    thr_put_fault_channel(payload, channel);
-    thr_put_fault_at_time(payload, core->now);
-    thr_notify(core, THR_MSG_FAULT, payload, THR_FAULT_SIZE);
+    thr_link_send_fault(core, fault, channel, core->now);
     if (fault == THR_FAULT_ACTUATOR_MISSING) {
         core->faulted |= bit; /* that channel only: the rest of the board plays on */
     } else {

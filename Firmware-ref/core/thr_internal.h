@@ -95,6 +95,11 @@ void thr_link_init(thr_core *core);
 void thr_link_poll(thr_core *core);
 /* Calls the notification hook and queues the message for the host; 0 when the send queue was full. */
 int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length);
+/* thr_link_session.c: called for every new host session once set (by thr_core_channel_fault, the top
+ * layer, so a board that never reports a channel fault links none of it). One function for every core. */
+extern void (*thr_link_new_session_hook)(thr_core *core);
+/* FAULT(fault, channel) at board time `at` (channel 255: the whole board), through thr_notify. */
+void thr_link_send_fault(thr_core *core, thr_fault fault, uint8_t channel, uint32_t at);
 /* Sends what the engine and the players recorded (core->reports): ENGINE_STOPPED, then each
  * PLAYER_FINISHED, which waits in its player while the send queue is full, never dropped (§5.3). */
 void thr_link_report(thr_core *core);

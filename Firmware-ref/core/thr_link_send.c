@@ -107,6 +107,15 @@ int thr_notify(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t le
     return !core->link.session || thr_link_send_reliable(core, type, payload, length);
 }
 
+void thr_link_send_fault(thr_core *core, thr_fault fault, uint8_t channel, uint32_t at)
+{
+    uint8_t payload[THR_FAULT_SIZE];
+    thr_put_fault_fault(payload, fault);
+    thr_put_fault_channel(payload, channel);
+    thr_put_fault_at_time(payload, at);
+    (void)thr_notify(core, THR_MSG_FAULT, payload, THR_FAULT_SIZE);
+}
+
 void thr_link_report(thr_core *core)
 {
     uint8_t p, waiting = 0;

@@ -74,6 +74,8 @@ static void send_info(thr_core *core, uint32_t nonce)
     thr_link_send_control(core, THR_MSG_INFO, payload, (uint16_t)(p - payload));
 }
 
+void (*thr_link_new_session_hook)(thr_core *core);
+
 static void clear_players_and_store(thr_core *core)
 {
     uint8_t i;
@@ -117,6 +119,7 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
          * kept it would fill the memory run after run (PROTOCOL.md §4.1). Flash slots stay. */
         clear_players_and_store(core);
         core->engine_running = 1; /* a new host starts with a running engine */
+        if (thr_link_new_session_hook) thr_link_new_session_hook(core);
         l->last_rx_at = core->now;
     }
     send_info(core, nonce);

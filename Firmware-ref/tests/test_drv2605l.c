@@ -145,9 +145,13 @@ static const received *find(uint8_t type)
     return 0;
 }
 
+static uint32_t host_nonce;
+
+/* A HELLO with a nonce of its own each time: every call opens a new host session. */
 static void connect_host(void)
 {
     uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
+    thr_put32(hello + 5, ++host_nonce);
     tx_read = b.board.tx_count;
     got_count = 0;
     host_seq = host_ack = 0;
@@ -455,6 +459,11 @@ static void missing_chip(int timeout)
     r = find(THR_MSG_FAULT);
     CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
     CHECK_EQ(b.board.core.faulted, 1);
+    /* the next host (thrum info after thrum play) is told as well */
+    connect_host();
+    run_ms(5);
+    r = find(THR_MSG_FAULT);
+    CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
     /* playing: the channel stays muted, no traffic but one retry a second */
     before = b.chip.transactions;
     play_continuous();

@@ -21,20 +21,20 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let capabilities = try await withEngine(device: device) { engine in
+        let (capabilities, faults) = try await withEngine(device: device) { engine in
             guard let capabilities = await engine.capabilities else {
                 throw HapticEngineError.link("no capabilities after start")
             }
-            return capabilities
+            return (capabilities, await engine.channelFaults)
         }
         if json {
-            Console.current.line(try Self.json(capabilities))
+            Console.current.line(try Self.json(capabilities, faults: faults))
         } else {
-            for line in Self.lines(capabilities) { Console.current.line(line) }
+            for line in Self.lines(capabilities, faults: faults) { Console.current.line(line) }
         }
     }
 
-    static func lines(_ c: BoardCapabilities) -> [String] {
+    static func lines(_ c: BoardCapabilities, faults: [Int: WireFault] = [:]) -> [String] {
         var lines = [
             "board        \(c.boardName) (serial \(c.serialNumber))",
             "firmware     \(c.firmware), protocol \(c.version)",
@@ -50,12 +50,23 @@ struct InfoCommand: AsyncParsableCommand {
             let resonance = channel.resonantFrequency.map { String(format: ", %.1f Hz", $0) } ?? ""
             lines.append(
                 "channel \(index)    \(channel.kind)\(resonance), rated \(channel.ratedDriveMillivolts) mV, max \(channel.maximumDriveMillivolts) mV"
-            )
+                    + (faults[index].map { "  FAULTED: \(Self.describe($0))" } ?? ""))
         }
         return lines
     }
 
-    static func json(_ c: BoardCapabilities) throws -> String {
+    /// A fault in words a user can act on.
+    static func describe(_ fault: WireFault) -> String {
+        switch fault {
+        case .actuatorMissing:
+            "actuator_missing (its driver chip does not answer: check the wiring; the channel stays silent)"
+        case .overCurrent: "over_current (the driver cut the output)"
+        case .overTemperature: "over_temperature (the driver cut the output)"
+        default: "\(fault)"
+        }
+    }
+
+    static func json(_ c: BoardCapabilities, faults: [Int: WireFault] = [:]) throws -> String {
         let object: [String: Any] = [
             "board": c.boardName, "serial": c.serialNumber, "firmware": c.firmware, "protocol": c.version.description,
             "tickRate": c.tickRate, "players": c.players, "maxTimelines": c.maxTimelines,
@@ -64,12 +75,13 @@ struct InfoCommand: AsyncParsableCommand {
             "audio": c.audio.isPresent ? "\(c.audio)" : "none", "audioSampleRate": c.audioSampleRate,
             "maxPayload": c.maxPayload, "receiveWindow": c.receiveWindow,
             "keepAliveMilliseconds": Int(c.keepAlive.secondsDouble * 1000),
-            "channels": c.channels.map { channel -> [String: Any] in
+            "channels": c.channels.enumerated().map { index, channel -> [String: Any] in
                 var entry: [String: Any] = [
                     "kind": "\(channel.kind)", "ratedMillivolts": channel.ratedDriveMillivolts,
                     "maxMillivolts": channel.maximumDriveMillivolts,
                 ]
                 if let frequency = channel.resonantFrequency { entry["resonantFrequency"] = frequency }
+                if let fault = faults[index] { entry["fault"] = "\(fault)" }
                 return entry
             },
         ]

@@ -20,6 +20,9 @@ public struct BoardConfiguration: Sendable, Hashable {
     public var audioOutput = AudioOutput.simulated
     public var audioRate = 8000
     public var triggerInputs = 1
+    /// Channels whose driver chip does not answer, as on a board with nothing wired to them: the
+    /// firmware reports them faulted (`actuator_missing`) and keeps them silent.
+    public var missingActuators: Set<Int> = []
     /// 0 = derived from the clock at boot.
     public var bootEpoch: UInt16 = 0
     public var line = LineModel()

@@ -94,6 +94,14 @@ public final class SimulatedBoard {
         guard status == THR_STATUS_OK else {
             throw SimulatorError("thr_core_init refused the configuration (status \(status.rawValue))")
         }
+        reportMissingActuators()
+    }
+
+    /// What a driver does at boot when its chip does not answer (drivers/drv2605l.c).
+    private func reportMissingActuators() {
+        for channel in configuration.missingActuators.sorted() where channel < configuration.channels.count {
+            thr_core_channel_fault(core, UInt8(channel), THR_FAULT_ACTUATOR_MISSING)
+        }
     }
 
     deinit {
@@ -112,6 +120,7 @@ public final class SimulatedBoard {
         guard status == THR_STATUS_OK else {
             throw SimulatorError("thr_core_init failed on reboot (status \(status.rawValue))")
         }
+        reportMissingActuators()
     }
 
     // MARK: time

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import Thrum
+import ThrumSimulator
+import ThrumTesting
 
 @testable import ThrumCommands
 
@@ -112,5 +115,27 @@ struct KeyboardPaletteTests {
         let goesOn = palette.apply(.quit)
         #expect(!goesOn)
         #expect(KeyboardPalette.keys(in: [0x03, 0x04]) == [.quit, .quit], "Ctrl-C and Ctrl-D end it too")
+    }
+}
+
+@Suite("A board with a channel whose driver does not answer")
+struct MissingActuatorTests {
+    @Test("the engine knows the channel is faulted once started, and info says so; the other channel plays")
+    func infoShowsTheFault() async throws {
+        let clock = ManualClock()
+        var board = BoardConfiguration()
+        board.channels = [.lra(), .erm()]
+        board.missingActuators = [0]
+        let engine = HapticEngine(manualClock: clock, simulator: board)
+        try await clock.drive { try await engine.start() }
+        let faults = await engine.channelFaults
+        #expect(faults == [0: .actuatorMissing])
+        let capabilities = try #require(await engine.capabilities)
+        let lines = InfoCommand.lines(capabilities, faults: faults)
+        #expect(lines.contains { $0.hasPrefix("channel 0") && $0.contains("FAULTED: actuator_missing") })
+        #expect(lines.contains { $0.hasPrefix("channel 1") && !$0.contains("FAULTED") })
+        let json = try InfoCommand.json(capabilities, faults: faults)
+        #expect(json.contains("\"fault\""))
+        try await clock.drive { await engine.stop() }
     }
 }

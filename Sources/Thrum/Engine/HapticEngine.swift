@@ -135,6 +135,14 @@ public actor HapticEngine {
 
     /// The board's capabilities, from its INFO; nil until the engine has started once.
     public var capabilities: BoardCapabilities? { session.capabilities }
+
+    /// The channels the board has reported faulted since the engine started, by index: a driver chip
+    /// that does not answer (`actuatorMissing`: the channel stays silent), over-current or heat. A
+    /// board reports a missing driver to every host that connects, so this is complete once
+    /// ``start()`` returns.
+    public var channelFaults: [Int: WireFault] {
+        get async { await session.link?.channelFaults ?? [:] }
+    }
     public var isRunning: Bool { session.isRunning }
 
     /// What the engine sent the board, for tests, benchmarks and the curious.

@@ -30,6 +30,9 @@ actor BoardLink {
     private var nextUploadTag: UInt16 = 0x8000
     /// Why the link is down, once it is; every later request fails with it.
     private(set) var failure: HapticEngineError?
+    /// Channels the board reported faulted in this session (FAULT with a channel number), with the
+    /// fault: recorded as the frame arrives, so a reply that follows it finds it here.
+    private(set) var channelFaults: [Int: WireFault] = [:]
 
     /// Board notifications and link changes, in arrival order.
     nonisolated let notifications: AsyncStream<BoardLinkEvent>
@@ -392,6 +395,7 @@ actor BoardLink {
         case .late(let late):
             notify.yield(.late(tag: late.tag, lateByMicroseconds: late.lateBy))
         case .fault(let fault):
+            if fault.channel != 255 { channelFaults[Int(fault.channel)] = fault.fault }
             notify.yield(.fault(fault.fault, channel: fault.channel))
         case .engineStopped(let stopped):
             notify.yield(.engineStopped(reason: stopped.reason))
