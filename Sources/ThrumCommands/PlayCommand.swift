@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Thrum
 import ThrumModel
+import ThrumTransport
 
 /// `thrum play FILE... [--device D] [--loop] [--rate R]`
 struct PlayCommand: AsyncParsableCommand {
@@ -64,7 +65,7 @@ struct PlayCommand: AsyncParsableCommand {
                     LiveMeter.isWanted
                     ? Task { await LiveMeter(pattern: pattern, rate: rate, looping: looping).run(since: .now) } : nil
                 defer { meter?.cancel() }
-                try await Self.waitForEnd(of: player, events: events, within: looping ? nil : length + 5)
+                try await Self.waitForEnd(of: player, events: events, within: looping ? nil : 2 * length + 10)
                 meter?.cancel()
                 await meter?.value
                 let took = (ContinuousClock.now - started).secondsDouble
@@ -73,26 +74,33 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
-    /// Waits until the board reports the player finished, the engine stops, or `limit` seconds pass.
-    /// (Late commands and the engine's other warnings reach the user through its log.)
+    /// Waits until the board reports the player finished, the engine stops, or `limit` seconds pass;
+    /// each command the board reports it ran late moves the limit on by as much (a board that is
+    /// behind, on a busy machine say, is not a board that went quiet). Late commands and the engine's
+    /// other warnings reach the user through its log.
     static func waitForEnd(
         of player: HapticPatternPlayer, events: AsyncStream<HapticEngineEvent>, within limit: Double?
     ) async throws {
-        let deadline = limit.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        let deadline = Locked(limit.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events {
                     switch event {
                     case .playerFinished(let id) where id == player.id: return
                     case .stopped(let reason): throw HapticEngineError.engineNotRunning("the engine stopped: \(reason)")
+                    case .late(let seconds):
+                        deadline.withLock { $0 = $0.map { $0 + .milliseconds(Int64(seconds * 1000)) } }
                     default: continue
                     }
                 }
                 try Task.checkCancellation()
             }
-            if let deadline {
+            if deadline.withLock({ $0 }) != nil {
                 group.addTask {
-                    try await ContinuousClock().sleep(until: deadline)
+                    // Sleeps until the deadline as it stands, again while late reports move it on.
+                    while let due = deadline.withLock({ $0 }), ContinuousClock.now < due {
+                        try await ContinuousClock().sleep(until: due)
+                    }
                     throw HapticEngineError.link("the board did not report the end of the pattern in time")
                 }
             }
