@@ -29,6 +29,10 @@ final class SoakBench: @unchecked Sendable {
 
     var operations = 0
     var errors: [String] = []
+    /// Operations cut off because the engine stopped by itself meanwhile (counted apart from errors).
+    var cutOffByStops = 0
+    /// Why the engine stopped by itself, in order.
+    let stops = Locked<[String]>([])
     var worstStart = Duration.zero
     var worstStore = Duration.zero
     var worstParameter = Duration.zero
@@ -42,7 +46,9 @@ final class SoakBench: @unchecked Sendable {
         let server = try SimulatorServer(configuration: board, transport: terminal.controller)
         let serving = Task { try? await server.run() }
         defer { serving.cancel() }
-        let transports = Locked<[FaultInjectingTransport<ContinuousClock>]>([])
+        // The line of the current connection, and the faults of the lines before it (a list of
+        // every line would itself grow over a long run).
+        let lines = Locked<(current: FaultInjectingTransport<ContinuousClock>?, earlierFaults: Int)>((nil, 0))
         let seeds = Locked<UInt64>(0)
         let engine = HapticEngine(
             device: .path(terminal.devicePath), clock: SystemEngineClock(), simulator: board,
@@ -54,9 +60,14 @@ final class SoakBench: @unchecked Sendable {
                 }
                 let faulty = try FaultInjectingTransport(
                     wrapping: line, outbound: Self.faults, inbound: Self.faults, seed: seed, clock: ContinuousClock())
-                transports.withLock { $0.append(faulty) }
+                lines.withLock { lines in
+                    lines.earlierFaults += lines.current.map(Self.faults(on:)) ?? 0
+                    lines.current = faulty
+                }
                 return (faulty, nil)
             })
+        let stops = self.stops
+        await engine.setStoppedHandler { reason in stops.withLock { $0.append("\(reason)") } }
         try await engine.start()
         var rng = SeededGenerator(seed: 2026)
         let deadline = ContinuousClock.now + .seconds(minutes * 60)
@@ -64,6 +75,8 @@ final class SoakBench: @unchecked Sendable {
         var round = 0
         while ContinuousClock.now < deadline {
             round += 1
+            // What an app's stopped handler does: start again (the reasons are counted below).
+            if !(await engine.isRunning) { await attempt("restart") { try await engine.start() } }
             await attempt("play") { try await self.playRandom(engine, using: &rng) }
             await attempt("parameters") { try await self.streamParameters(engine, for: .milliseconds(200)) }
             await attempt("flash") { try await self.flash(engine, slot: round % 4, using: &rng) }
@@ -80,10 +93,12 @@ final class SoakBench: @unchecked Sendable {
         let end = (memory: Self.residentBytes(), descriptors: Self.openDescriptors())
         await engine.stop()
         let start = warmedUp ?? end
-        let injected = transports.withLock { lines in
-            lines.reduce(0) { $0 + Self.faults(in: $1.outboundStatistics) + Self.faults(in: $1.inboundStatistics) }
-        }
+        let injected = lines.withLock { $0.earlierFaults + ($0.current.map(Self.faults(on:)) ?? 0) }
+        let stopReasons = stops.withLock { $0 }
         for error in errors.prefix(5) { print("# soak error: \(error)") }
+        for (reason, count) in Dictionary(grouping: stopReasons, by: { $0 }).mapValues(\.count) {
+            print("# soak: the engine stopped by itself \(count) times: \(reason)")
+        }
         func ms(_ duration: Duration) -> Double {
             Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
         }
@@ -91,6 +106,8 @@ final class SoakBench: @unchecked Sendable {
             Metric(name: "soak.minutes", value: minutes, unit: "min", goal: .none),
             Metric(name: "soak.operations", value: Double(operations), unit: "count", goal: .atLeast(1)),
             Metric(name: "soak.injected_faults", value: Double(injected), unit: "count", goal: .none),
+            Metric(name: "soak.engine_stops", value: Double(stopReasons.count), unit: "count", goal: .none),
+            Metric(name: "soak.operations_cut_off_by_stops", value: Double(cutOffByStops), unit: "count", goal: .none),
             Metric(name: "soak.errors", value: Double(errors.count), unit: "count", goal: .atMost(0)),
             Metric(name: "soak.rss_start_mb", value: Double(start.memory) / 1e6, unit: "MB", goal: .none),
             Metric(name: "soak.rss_end_mb", value: Double(end.memory) / 1e6, unit: "MB", goal: .none),
@@ -110,7 +127,12 @@ final class SoakBench: @unchecked Sendable {
     /// Runs one operation, counting it, and its error if it throws.
     func attempt(_ what: String, _ body: () async throws -> Void) async {
         operations += 1
-        do { try await body() } catch { errors.append("\(what): \(error)") }
+        let stopsBefore = stops.withLock { $0.count }
+        do {
+            try await body()
+        } catch {
+            if stops.withLock({ $0.count }) > stopsBefore { cutOffByStops += 1 } else { errors.append("\(what): \(error)") }
+        }
     }
 
     /// A random pattern, played from its start; stopped after 100 ms if still playing.
@@ -152,10 +174,11 @@ final class SoakBench: @unchecked Sendable {
         try await engine.eraseFlash(slot: slot)
     }
 
-    /// Bytes and chunks the line dropped, corrupted or made up.
-    static func faults(in statistics: FaultStatistics) -> Int {
-        statistics.chunksDropped + statistics.bytesDropped + statistics.bytesCorrupted + statistics.chunksDuplicated
-            + statistics.garbageBursts
+    /// Bytes and chunks the line dropped, corrupted or made up, both ways.
+    static func faults(on line: FaultInjectingTransport<ContinuousClock>) -> Int {
+        [line.outboundStatistics, line.inboundStatistics].reduce(0) {
+            $0 + $1.chunksDropped + $1.bytesDropped + $1.bytesCorrupted + $1.chunksDuplicated + $1.garbageBursts
+        }
     }
 
     /// This process's resident memory (`/proc/self/statm`, second field, in pages).
