@@ -8,6 +8,7 @@
 #include "model_drv2605l.h"
 #include "test.h"
 #include "test_board.h"
+#include "test_host.h"
 #include "thr_frame.h"
 #include "thr_link.h"
 #include "thr_messages.h"
@@ -74,42 +75,8 @@ static int setup(const drv2605l_config *config)
     return drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us);
 }
 
-/* ---- a scripted host (the link tests' pattern) ---- */
-static uint8_t host_seq, host_ack;
-static uint16_t epoch;
-static uint32_t tx_read;
-static uint8_t rx_buffer[THR_FRAME_RX_CAPACITY(512u)];
-static thr_frame_rx host_rx;
-typedef struct received {
-    uint8_t type;
-    uint8_t length;
-    uint8_t payload[64];
-} received;
-static received got[256];
-static unsigned got_count;
-
-static void to_board(void *ctx, const uint8_t *data, uint32_t length)
-{
-    uint32_t i;
-    (void)ctx;
-    for (i = 0; i < length; i++) thr_core_rx_byte(&b.board.core, data[i]);
-}
-
-static void host_send(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint16_t n)
-{
-    uint8_t plain[128];
-    thr_frame f;
-    f.channel = channel;
-    f.nak = 0;
-    f.epoch = epoch;
-    f.seq = seq;
-    f.ack = host_ack;
-    f.window = 8;
-    f.type = type;
-    f.payload = payload;
-    f.length = n;
-    thr_frame_write(&f, plain, to_board, 0);
-}
+/* ---- a scripted host (tests/test_host.h) ---- */
+static test_host host;
 
 /* One millisecond of the port's main loop: the core, then the driver's poll and its faults. */
 static void loop_ms(void)
@@ -117,17 +84,8 @@ static void loop_ms(void)
     thr_fault fault;
     thr_core_poll(&b.board.core);
     if (drv2605l_poll(&b.dev, b.board.clock_us, &fault)) thr_core_channel_fault(&b.board.core, 0, fault);
-    for (; tx_read < b.board.tx_count; tx_read++) {
-        thr_frame f;
-        if (thr_frame_rx_byte(&host_rx, b.board.tx[tx_read], &f) > 0 && got_count < 256u) {
-            received *r = &got[got_count++];
-            r->type = f.type;
-            r->length = (uint8_t)(f.length < 64u ? f.length : 64u);
-            memcpy(r->payload, f.payload, r->length);
-            if (f.channel == 1u && f.seq == (uint8_t)(host_ack + 1u)) host_ack = f.seq;
-        }
-    }
-    if (host_ack) host_send(0, 0, THR_MSG_ACK, 0, 0); /* keeps the board's window open */
+    test_host_collect(&host);
+    if (host.ack) test_host_send(&host, 0, 0, THR_MSG_ACK, 0, 0, 0); /* keeps the board's window open */
     b.board.clock_us += 1000u;
 }
 
@@ -136,41 +94,15 @@ static void run_ms(uint32_t ms)
     while (ms--) loop_ms();
 }
 
-static const received *find(uint8_t type)
-{
-    unsigned i;
-    for (i = 0; i < got_count; i++) {
-        if (got[i].type == type) return &got[i];
-    }
-    return 0;
-}
-
 static uint32_t host_nonce;
 
 /* A HELLO with a nonce of its own each time: every call opens a new host session. */
 static void connect_host(void)
 {
-    uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
-    thr_put32(hello + 5, ++host_nonce);
-    tx_read = b.board.tx_count;
-    got_count = 0;
-    host_seq = host_ack = 0;
-    epoch = 0;
-    thr_frame_rx_init(&host_rx, rx_buffer, sizeof rx_buffer, 512);
-    host_send(0, 0, THR_MSG_HELLO, hello, 9);
+    test_host_attach(&host, &b.board);
+    test_host_hello(&host, ++host_nonce, 0);
     loop_ms();
-    CHECK(find(THR_MSG_INFO) != 0);
-    {
-        /* the INFO frame's epoch: read it again from the line (the frame header carries it) */
-        thr_frame f;
-        uint32_t i;
-        thr_frame_rx scan;
-        static uint8_t buffer[THR_FRAME_RX_CAPACITY(512u)];
-        thr_frame_rx_init(&scan, buffer, sizeof buffer, 512);
-        for (i = 0; i < b.board.tx_count; i++) {
-            if (thr_frame_rx_byte(&scan, b.board.tx[i], &f) > 0 && f.type == THR_MSG_INFO) epoch = f.epoch;
-        }
-    }
+    test_host_connected(&host);
 }
 
 static void calibrate_command(uint16_t tag, uint8_t channel)
@@ -178,7 +110,7 @@ static void calibrate_command(uint16_t tag, uint8_t channel)
     uint8_t p[THR_ACTUATOR_CALIBRATE_SIZE];
     thr_put16(p + THR_ACTUATOR_CALIBRATE_TAG_AT, tag);
     p[THR_ACTUATOR_CALIBRATE_CHANNEL_AT] = channel;
-    host_send(1, ++host_seq, THR_MSG_ACTUATOR_CALIBRATE, p, THR_ACTUATOR_CALIBRATE_SIZE);
+    test_host_send(&host, 1, ++host.seq, THR_MSG_ACTUATOR_CALIBRATE, p, THR_ACTUATOR_CALIBRATE_SIZE, 0);
 }
 
 /* A 2 s continuous event at full intensity (the link tests' timeline), playing from now. */
@@ -292,25 +224,25 @@ static void standby_and_wake(void)
  * once with the configured resonance, and the chip goes on playing. */
 static void calibration(void)
 {
-    const received *r;
+    const test_received *r;
     setup(&lra_closed);
     connect_host();
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(7, 0);
     loop_ms();
     CHECK(!(b.dev.flags & DRV2605L_F_CALIBRATING));
     CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP);
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r != 0);
     if (r) {
         CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT), 7);
         CHECK_EQ(r->payload[THR_CALIBRATION_RESULT_STATUS_AT], THR_STATUS_NOT_SUPPORTED);
         CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_RESONANT_DHZ_AT), 1700);
     }
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(8, 3);
     loop_ms();
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_BAD_ARGUMENT);
 }
 #else
@@ -326,21 +258,22 @@ static int never_done(void *ctx, uint8_t channel, thr_calibration *result)
  * polls no more; meanwhile the reply's send slot is kept out of the receive window. */
 static void calibration_timeout(void)
 {
-    const received *r;
+    const test_received *r;
     uint32_t ms;
     uint8_t window;
     setup(&lra_closed);
     b.hal.actuator_calibrate_poll = never_done;
     connect_host();
     window = thr_link_window(&b.board.core);
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(5, 0);
     loop_ms();
     CHECK_EQ(b.board.core.calibrating, 1);
     CHECK_EQ(thr_link_window(&b.board.core), window - 1);
-    for (ms = 1; ms < THR_CALIBRATION_TIMEOUT_MS + 10u && !find(THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
+    for (ms = 1; ms < THR_CALIBRATION_TIMEOUT_MS + 10u && !test_host_find(&host, THR_MSG_CALIBRATION_RESULT); ms++)
+        loop_ms();
     CHECK(ms >= THR_CALIBRATION_TIMEOUT_MS && ms <= THR_CALIBRATION_TIMEOUT_MS + 2u);
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r != 0);
     if (r) {
         CHECK_EQ(thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT), 5);
@@ -355,28 +288,28 @@ static void calibration_timeout(void)
 
 static void calibration(void)
 {
-    const received *r;
+    const test_received *r;
     uint32_t ms, traces;
     setup(&lra_closed);
     connect_host();
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(7, 0);
     loop_ms();
     CHECK(b.dev.flags & DRV2605L_F_CALIBRATING);
     CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_AUTO_CAL);
-    CHECK(find(THR_MSG_CALIBRATION_RESULT) == 0); /* not yet: the loop goes on */
-    calibrate_command(8, 0);                      /* a second one meanwhile: BUSY */
+    CHECK(test_host_find(&host, THR_MSG_CALIBRATION_RESULT) == 0); /* not yet: the loop goes on */
+    calibrate_command(8, 0);                                       /* a second one meanwhile: BUSY */
     loop_ms();
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r && thr_get16(r->payload + THR_CALIBRATION_RESULT_TAG_AT) == 8u &&
           r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_BUSY);
-    got_count = 0;
+    host.got_count = 0;
     traces = b.board.trace_count;
-    for (ms = 0; ms < 1500u && !find(THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
+    for (ms = 0; ms < 1500u && !test_host_find(&host, THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
     /* every millisecond rendered its tick while the chip calibrated (about 1.1 s) */
     CHECK_EQ(b.board.trace_count - traces, ms);
     CHECK(ms >= 1100u && ms < 1200u);
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r != 0);
     if (r) {
         /* 59 x 98.46 us = 5.809 ms: 172.1 Hz */
@@ -392,49 +325,49 @@ static void calibration(void)
     CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP); /* back to playing */
     /* a failed calibration (DIAG_RESULT) is INCOMPLETE; a channel without a chip BAD_ARGUMENT */
     b.chip.cal_fails = 1;
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(9, 0);
-    for (ms = 0; ms < 1500u && !find(THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    for (ms = 0; ms < 1500u && !test_host_find(&host, THR_MSG_CALIBRATION_RESULT); ms++) loop_ms();
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_INCOMPLETE);
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(10, 3);
     loop_ms();
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_BAD_ARGUMENT);
     /* a chip that stops answering mid-way: INCOMPLETE at once, and the fault */
     b.chip.cal_fails = 0;
-    got_count = 0;
+    host.got_count = 0;
     calibrate_command(11, 0);
     run_ms(10);
     b.chip.timeout = 1;
     run_ms(10);
-    r = find(THR_MSG_CALIBRATION_RESULT);
+    r = test_host_find(&host, THR_MSG_CALIBRATION_RESULT);
     CHECK(r && r->payload[THR_CALIBRATION_RESULT_STATUS_AT] == THR_STATUS_INCOMPLETE);
-    r = find(THR_MSG_FAULT);
+    r = test_host_find(&host, THR_MSG_FAULT);
     CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING);
 }
 #endif
 
 static void over_current(void)
 {
-    const received *fault, *stopped;
+    const test_received *fault, *stopped;
     unsigned i;
     setup(&lra_closed);
     connect_host();
     play_continuous();
     run_ms(200);
     CHECK(model_drv2605l_output(&b.chip) > 100);
-    got_count = 0;
+    host.got_count = 0;
     b.chip.reg[DRV2605L_REG_STATUS] |= DRV2605L_OC_DETECT;
     run_ms(60); /* the next STATUS read, within 50 ms */
-    fault = find(THR_MSG_FAULT);
-    stopped = find(THR_MSG_ENGINE_STOPPED);
+    fault = test_host_find(&host, THR_MSG_FAULT);
+    stopped = test_host_find(&host, THR_MSG_ENGINE_STOPPED);
     CHECK(fault && fault->payload[THR_FAULT_FAULT_AT] == THR_FAULT_OVER_CURRENT &&
           fault->payload[THR_FAULT_CHANNEL_AT] == 0);
     CHECK(stopped && stopped->payload[THR_ENGINE_STOPPED_REASON_AT] == THR_STOP_REASON_FAULT);
-    for (i = 0; fault && stopped && i < got_count; i++) {
-        if (&got[i] == fault) CHECK(stopped > fault); /* FAULT first, then ENGINE_STOPPED */
+    for (i = 0; fault && stopped && i < host.got_count; i++) {
+        if (&host.got[i] == fault) CHECK(stopped > fault); /* FAULT first, then ENGINE_STOPPED */
     }
     CHECK_EQ(b.board.core.player[0].state, THR_PLAYER_IDLE);
     CHECK_EQ(b.board.last_drive[0], 0);
@@ -444,7 +377,7 @@ static void over_current(void)
 
 static void missing_chip(int timeout)
 {
-    const received *r;
+    const test_received *r;
     uint32_t before;
     stub_board_init(&b.board);
     model_drv2605l_reset(&b.chip);
@@ -456,13 +389,13 @@ static void missing_chip(int timeout)
     CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), timeout ? THR_I2C_TIMEOUT : THR_I2C_NACK);
     connect_host(); /* INFO is answered all the same */
     run_ms(5);
-    r = find(THR_MSG_FAULT);
+    r = test_host_find(&host, THR_MSG_FAULT);
     CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
     CHECK_EQ(b.board.core.faulted, 1);
     /* the next host (thrum info after thrum play) is told as well */
     connect_host();
     run_ms(5);
-    r = find(THR_MSG_FAULT);
+    r = test_host_find(&host, THR_MSG_FAULT);
     CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
     /* playing: the channel stays muted, no traffic but one retry a second */
     before = b.chip.transactions;
@@ -470,7 +403,7 @@ static void missing_chip(int timeout)
     run_ms(1500);
     CHECK(b.chip.transactions - before <= 2u);
     CHECK_EQ(trace_intensity_at(&b.board, b.board.clock_us / 1000u - 100u), 0);
-    CHECK_EQ(find(THR_MSG_ENGINE_STOPPED) == 0, 1); /* the rest of the board plays on */
+    CHECK_EQ(test_host_find(&host, THR_MSG_ENGINE_STOPPED) == 0, 1); /* the rest of the board plays on */
     /* the chip is back: the next retry finds it, the channel plays again */
     b.chip.nack = b.chip.timeout = 0;
     run_ms(1100);
@@ -496,7 +429,7 @@ static void missing_timeout(void)
  * actuator_missing, the channel muted, the slow retry, and back once the right chip answers. */
 static void device_id(void)
 {
-    const received *r;
+    const test_received *r;
     setup(&lra_closed);
     b.chip.device_id = DRV2605L_DEVICE_ID_DRV2605;
     CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_OK);
@@ -507,7 +440,7 @@ static void device_id(void)
     CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 0x3E); /* nothing configured on a foreign chip */
     connect_host();
     run_ms(5);
-    r = find(THR_MSG_FAULT);
+    r = test_host_find(&host, THR_MSG_FAULT);
     CHECK(r && r->payload[THR_FAULT_FAULT_AT] == THR_FAULT_ACTUATOR_MISSING && r->payload[THR_FAULT_CHANNEL_AT] == 0);
     CHECK_EQ(b.board.core.faulted, 1);
     run_ms(1100); /* the retry reads the same wrong ID: still missing, no second report */

@@ -5,6 +5,7 @@
  * THR_FLASH_PROGRAM_MAX are stored with; a bigger one leaves the store off. */
 #include <string.h>
 
+#include "flash_sweep.h"
 #include "model_flash.h"
 #include "test.h"
 #include "test_board.h"
@@ -19,8 +20,7 @@ typedef struct f4_board {
 
 static f4_board f4;
 static uint32_t f4_sectors[MODEL_FLASH_SECTORS];
-static uint8_t tl_a[64], tl_b[700];
-static uint32_t len_a, len_b;
+static flash_timelines tl;
 
 static int f4_read(void *ctx, uint32_t address, uint8_t *out, uint32_t length)
 {
@@ -74,30 +74,11 @@ static void f4_setup(uint32_t program)
     f4_start();
 }
 
-static void make_timelines(void)
-{
-    static const uint8_t body_a[] = { 0x64, 0x01, 0x04, 0xCC, 0x4D, 0x00, 0x64 };
-    uint8_t body[700];
-    uint32_t n = 0, i;
-    len_a = make_timeline(tl_a, 0, body_a, sizeof body_a);
-    body[n++] = 0xAB;
-    body[n++] = 0x02;
-    body[n++] = 0x01;
-    body[n++] = 0x04;
-    body[n++] = 0xFF;
-    body[n++] = 0x10;
-    for (i = 0; i < 300u; i++) {
-        body[n++] = 0x00;
-        body[n++] = i ? 0x01 : 0x00;
-    }
-    len_b = make_timeline(tl_b, 0, body, n); /* 616 bytes: not a whole number of 16-byte units */
-}
-
 static void f4_layout(void)
 {
     static const uint32_t programs[] = { 1, 4, 16, 32 };
     unsigned k;
-    make_timelines();
+    flash_timelines_make(&tl);
     for (k = 0; k < 4u; k++) {
         uint8_t out[700];
         uint32_t length = sizeof out;
@@ -116,18 +97,18 @@ static void f4_layout(void)
 #else
         CHECK_EQ(f4.board.core.flash.bank_size, 16u * 1024u); /* one sector a bank */
 #endif
-        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_b, len_b, 1), THR_STATUS_OK);
-        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_a, len_a, 1), THR_STATUS_OK); /* the other bank */
-        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_b, len_b, 1), THR_STATUS_OK); /* erased again first */
-        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl_a, len_a, 2), THR_STATUS_OK);
+        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl.b, tl.len_b, 1), THR_STATUS_OK);
+        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl.a, tl.len_a, 1), THR_STATUS_OK); /* the other bank */
+        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl.b, tl.len_b, 1), THR_STATUS_OK); /* erased again first */
+        CHECK_EQ(thr_slot_store_bytes(&f4.board.core, tl.a, tl.len_a, 2), THR_STATUS_OK);
         CHECK_EQ(thr_slot_bind(&f4.board.core, 2, THR_SLOT_TRIGGER_BOOT, 0), THR_STATUS_OK);
         CHECK_EQ(thr_slot_bind(&f4.board.core, 1, THR_SLOT_TRIGGER_BOOT, 0), THR_STATUS_OK);
         CHECK_EQ(f4.flash.violations, 0); /* aligned whole units, never a bit set without an erase */
         f4_start();
         CHECK_EQ(f4.board.core.flash.boot_slot, 1);
         CHECK_EQ(thr_slot_read(&f4.board.core, 1, 0, out, &length), THR_STATUS_OK);
-        CHECK_EQ(length, len_b);
-        CHECK(memcmp(out, tl_b, len_b) == 0);
+        CHECK_EQ(length, tl.len_b);
+        CHECK(memcmp(out, tl.b, tl.len_b) == 0);
         CHECK_EQ(thr_slot_used(&f4.board.core, 2), 1);
         CHECK_EQ(thr_slot_used(&f4.board.core, 0), 0);
     }
@@ -148,92 +129,41 @@ static void f4_layout(void)
 /* The power cuts' program size: 16-byte units where the build pads to them, else bytes. */
 #define CUT_PROGRAM (THR_FLASH_PROGRAM_MAX < 16u ? THR_FLASH_PROGRAM_MAX : 16u)
 
-typedef struct flash_state {
-    uint8_t used[3];
-    uint32_t size[3], hash[3];
-    uint8_t boot;
-} flash_state;
-
-static void capture(flash_state *s)
+static void sweep_setup(void)
 {
-    unsigned i;
-    memset(s, 0, sizeof *s);
-    for (i = 0; i < 3u; i++) {
-        s->used[i] = f4.board.core.flash.slot[i].used;
-        s->size[i] = s->used[i] ? f4.board.core.flash.slot[i].size : 0u;
-        s->hash[i] = s->used[i] ? f4.board.core.flash.slot[i].hash : 0u;
-    }
-    s->boot = f4.board.core.flash.boot_slot;
+    f4_setup(CUT_PROGRAM);
 }
-
-#define OPS 6
-static thr_status run_op(int op)
+static void sweep_arm(uint32_t cut)
 {
-    thr_core *core = &f4.board.core;
-    switch (op) {
-    case 0: return thr_slot_store_bytes(core, tl_a, len_a, 0);
-    case 1: return thr_slot_store_bytes(core, tl_b, len_b, 0);
-    case 2: return thr_slot_bind(core, 0, THR_SLOT_TRIGGER_BOOT, 0);
-    case 3: return thr_slot_store_bytes(core, tl_b, len_b, 1);
-    case 4: return thr_slot_erase(core, 0);
-    default: return thr_slot_bind(core, 1, THR_SLOT_TRIGGER_BOOT, 0);
-    }
+    f4.flash.cut_armed = 1;
+    f4.flash.ops_until_cut = cut;
+}
+static int sweep_dead(void)
+{
+    return f4.flash.dead;
+}
+static void no_violations(void)
+{
+    CHECK_EQ(f4.flash.violations, 0);
 }
 
 /* A power cut at every operation (every unit programmed, every sector erased) of six slot-store
  * operations, with 16-byte units (bytes in a build without them): after the reboot, the old or the new state, every slot valid. */
 static void f4_power_cuts(void)
 {
-    flash_state states[OPS + 1], now;
-    uint32_t cut, cuts = 0;
-    int op;
-    make_timelines();
-    f4_setup(CUT_PROGRAM);
-    capture(&states[0]);
-    for (op = 0; op < OPS; op++) {
-        CHECK_EQ(run_op(op), THR_STATUS_OK);
-        capture(&states[op + 1]);
-    }
-    for (cut = 0;; cut++) {
-        int interrupted = -1;
-        unsigned s;
-        f4_setup(CUT_PROGRAM);
-        f4.flash.cut_armed = 1;
-        f4.flash.ops_until_cut = cut;
-        for (op = 0; op < OPS; op++) {
-            if (run_op(op) != THR_STATUS_OK || f4.flash.dead) {
-                interrupted = op;
-                break;
-            }
-        }
-        if (interrupted < 0) break;
-        cuts++;
-        f4_start();
-        capture(&now);
-        if (memcmp(&now, &states[interrupted], sizeof now) != 0 &&
-            memcmp(&now, &states[interrupted + 1], sizeof now) != 0) {
-            fprintf(stderr, "F4 power cut at operation %u in op %d left an unexpected state\n", (unsigned)cut,
-                    interrupted);
-            CHECK(0);
-            break;
-        }
-        for (s = 0; s < 3u; s++) {
-            uint8_t out[700];
-            uint32_t length = sizeof out;
-            thr_tl_info info;
-            if (!f4.board.core.flash.slot[s].used) continue;
-            CHECK_EQ(thr_slot_read(&f4.board.core, (uint8_t)s, 0, out, &length), THR_STATUS_OK);
-            CHECK_EQ(thr_tl_validate(out, length, &info).error, THR_TL_OK);
-        }
-        CHECK_EQ(f4.flash.violations, 0);
-        if (cut > 10000u) {
-            CHECK(0);
-            break;
-        }
-    }
+    static const flash_op ops[FLASH_SWEEP_OPS] = {
+        { FLASH_STORE_A, 0 }, { FLASH_STORE_B, 0 }, { FLASH_BIND, 0 },
+        { FLASH_STORE_B, 1 }, { FLASH_ERASE, 0 },   { FLASH_BIND, 1 },
+    };
+    static const flash_sweep sweep = {
+        "F4 power cut at operation", 10000u, sweep_setup, sweep_arm, sweep_dead, f4_start, no_violations
+    };
+    uint32_t cuts;
+    flash_timelines_make(&tl);
+    cuts = flash_sweep_run(&sweep, &f4.board.core, 3, ops, &tl);
     printf("F4 flash power cuts: %u cut points (every %u-byte unit and sector erase of %d operations), old or "
            "new state every time\n",
-           (unsigned)cuts, (unsigned)CUT_PROGRAM, OPS);
+           (unsigned)cuts, (unsigned)CUT_PROGRAM, FLASH_SWEEP_OPS);
     CHECK(cuts > 90u);
 }
 

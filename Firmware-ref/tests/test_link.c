@@ -6,6 +6,7 @@
 #define THR_MESSAGES_ALL
 #include "test_board.h"
 #include "test.h"
+#include "test_host.h"
 #include "thr_frame.h"
 #include "thr_link.h"
 #include "thr_message.h"
@@ -143,38 +144,16 @@ static void crc32c_check_value(void)
 /* ---------- a scripted host ---------- */
 
 static stub_board board;
-static uint8_t host_seq, host_ack, host_rt;
-static uint16_t epoch;
-static uint32_t tx_read;
+static test_host host; /* tests/test_host.h */
 
-/* The host's line into the board: every byte through the receive interrupt's entry point. */
-static void to_board(void *ctx, const uint8_t *data, uint32_t length)
-{
-    uint32_t i;
-    (void)ctx;
-    for (i = 0; i < length; i++) thr_core_rx_byte(&board.core, data[i]);
-}
-
-/* A host frame, encoded by the core's own encoder (checked against the wire vectors above). */
 static void host_send(uint8_t channel, uint8_t seq, uint8_t type, const uint8_t *payload, uint16_t n, int nak)
 {
-    uint8_t plain[400];
-    thr_frame f;
-    f.channel = channel;
-    f.nak = nak ? 1u : 0u;
-    f.epoch = epoch;
-    f.seq = seq;
-    f.ack = host_ack;
-    f.window = 8;
-    f.type = type;
-    f.payload = payload;
-    f.length = n;
-    thr_frame_write(&f, plain, to_board, 0);
+    test_host_send(&host, channel, seq, type, payload, n, nak);
 }
 
 static void host_reliable(uint8_t type, const uint8_t *payload, uint16_t n)
 {
-    host_send(1, ++host_seq, type, payload, n, 0);
+    host_send(1, ++host.seq, type, payload, n, 0);
 }
 
 /* PLAYER_START at `at` (board time), position 0, laid out by the generated field offsets. */
@@ -189,58 +168,21 @@ static void host_player_start(uint16_t tag, uint8_t player, uint8_t handle, uint
     host_reliable(THR_MSG_PLAYER_START, p, THR_PLAYER_START_SIZE);
 }
 
-typedef struct received {
-    thr_frame frame;
-    uint8_t payload[300];
-} received;
-static received got[64];
-static unsigned got_count;
-static uint8_t rx_buffer[THR_FRAME_RX_CAPACITY(1024u)];
-static thr_frame_rx host_rx;
-
 /* Polls the board and collects what it wrote; acknowledges its reliable frames. */
 static void exchange(void)
 {
     thr_core_poll(&board.core);
-    got_count = 0;
-    for (; tx_read < board.tx_count; tx_read++) {
-        thr_frame f;
-        if (thr_frame_rx_byte(&host_rx, board.tx[tx_read], &f) > 0 && got_count < 64u) {
-            received *r = &got[got_count++];
-            r->frame = f;
-            memcpy(r->payload, f.payload, f.length);
-            r->frame.payload = r->payload;
-            if (f.channel == 1u && f.seq == (uint8_t)(host_ack + 1u)) host_ack = f.seq;
-        }
-    }
-}
-
-static const received *find(uint8_t type)
-{
-    unsigned i;
-    for (i = 0; i < got_count; i++) {
-        if (got[i].frame.type == type) return &got[i];
-    }
-    return 0;
+    host.got_count = 0;
+    test_host_collect(&host);
 }
 
 /* A host of message set 1.`minor` (1.0 knows no SACK). */
 static void connect_host_minor(uint32_t nonce, uint8_t minor)
 {
-    uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0, 0, 0, 0 };
-    const received *info;
-    hello[1] = minor;
-    thr_put32(hello + 5, nonce);
-    epoch = 0;
-    host_send(0, 0, THR_MSG_HELLO, hello, 9, 0);
+    test_host_hello(&host, nonce, minor);
     exchange();
-    info = find(THR_MSG_INFO);
-    CHECK(info != 0);
-    if (!info) return;
-    epoch = info->frame.epoch;
-    host_seq = 0;
-    host_ack = 0;
-    host_rt = 0;
+    if (!test_host_connected(&host)) return;
+    host.seq = host.ack = host.rt = 0;
 }
 
 static void connect_host(uint32_t nonce)
@@ -253,38 +195,38 @@ static void setup_board(void)
     board_setup(&board);
     board.config.boot_epoch = 0x1234;
     stub_board_start(&board);
-    tx_read = 0;
-    thr_frame_rx_init(&host_rx, rx_buffer, sizeof rx_buffer, 1024);
+    test_host_attach(&host, &board);
 }
 
 static void handshake_and_epochs(void)
 {
-    const received *info;
+    const test_received *info;
     uint8_t field;
     uint16_t offset;
     uint16_t first;
     setup_board();
     connect_host(0xA1B2C3D4u);
-    info = find(THR_MSG_INFO);
+    info = test_host_find(&host, THR_MSG_INFO);
     if (!info) return;
     CHECK_EQ(thr_msg_check(thr_msg_schema_all, THR_MSG_INFO, info->frame.payload, info->frame.length, &field, &offset),
              0);
     CHECK_EQ(thr_get32(info->payload), 0xA1B2C3D4u);
     CHECK_EQ(info->frame.epoch, 0x1235);
-    first = epoch;
+    first = host.epoch;
     /* a repeated HELLO with the same nonce repeats INFO in the same epoch */
     connect_host(0xA1B2C3D4u);
-    CHECK_EQ(epoch, first);
+    CHECK_EQ(host.epoch, first);
     /* a new nonce opens a new session: the epoch advances */
     connect_host(7);
-    CHECK_EQ(epoch, (uint16_t)(first + 1u));
+    CHECK_EQ(host.epoch, (uint16_t)(first + 1u));
     /* a frame of another epoch is answered with an ACK carrying the current one */
-    epoch = first;
+    host.epoch = first;
     host_reliable(THR_MSG_ENGINE_START, (const uint8_t *)"\x01\x00", 2);
     exchange();
-    CHECK(find(THR_MSG_ACK) != 0);
-    CHECK(find(THR_MSG_RESULT) == 0);
-    if (find(THR_MSG_ACK)) CHECK_EQ(find(THR_MSG_ACK)->frame.epoch, (uint16_t)(first + 1u));
+    CHECK(test_host_find(&host, THR_MSG_ACK) != 0);
+    CHECK(test_host_find(&host, THR_MSG_RESULT) == 0);
+    if (test_host_find(&host, THR_MSG_ACK))
+        CHECK_EQ(test_host_find(&host, THR_MSG_ACK)->frame.epoch, (uint16_t)(first + 1u));
 }
 
 /* A timeline: one transient (0.8, 0.3) at 100 ms. */
@@ -295,7 +237,7 @@ static void upload_and_play(void)
 {
     static const uint8_t body[] = { 0x64, 0x01, 0x04, 0xCC, 0x4D, 0x00, 0x64 };
     uint8_t p[64];
-    const received *r;
+    const test_received *r;
     uint32_t hash;
     uint8_t handle;
     setup_board();
@@ -309,7 +251,7 @@ static void upload_and_play(void)
     thr_put32(p + 6, hash);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
-    r = find(THR_MSG_UPLOAD_STATUS);
+    r = test_host_find(&host, THR_MSG_UPLOAD_STATUS);
     CHECK(r != 0);
     if (!r) return;
     CHECK_EQ(r->payload[2], THR_STATUS_OK);
@@ -323,7 +265,7 @@ static void upload_and_play(void)
     memcpy(p + 7, tl, 5);
     host_reliable(THR_MSG_UPLOAD_CHUNK, p, 12);
     exchange();
-    r = find(THR_MSG_UPLOAD_STATUS);
+    r = test_host_find(&host, THR_MSG_UPLOAD_STATUS);
     CHECK(r && thr_get32(r->payload + 4) == 5u);
     /* commit too early: incomplete */
     p[0] = 3;
@@ -331,7 +273,7 @@ static void upload_and_play(void)
     p[2] = handle;
     host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_INCOMPLETE);
     /* resume: the same BEGIN gives the same handle and where to continue */
     p[0] = 4;
@@ -340,7 +282,7 @@ static void upload_and_play(void)
     thr_put32(p + 6, hash);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
-    r = find(THR_MSG_UPLOAD_STATUS);
+    r = test_host_find(&host, THR_MSG_UPLOAD_STATUS);
     CHECK(r && r->payload[3] == handle && thr_get32(r->payload + 4) == 5u);
     p[0] = 5;
     p[1] = 0;
@@ -349,21 +291,21 @@ static void upload_and_play(void)
     memcpy(p + 7, tl + 3, tl_length - 3u);
     host_reliable(THR_MSG_UPLOAD_CHUNK, p, (uint16_t)(7u + tl_length - 3u));
     exchange();
-    r = find(THR_MSG_UPLOAD_STATUS);
+    r = test_host_find(&host, THR_MSG_UPLOAD_STATUS);
     CHECK(r && thr_get32(r->payload + 4) == tl_length);
     p[0] = 6;
     p[1] = 0;
     p[2] = handle;
     host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     /* play at board time 50 ms: the transient sounds at 150 ms */
     host_player_start(7, 0, handle, 50000);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
-    CHECK(find(THR_MSG_LATE) == 0);
+    CHECK(test_host_find(&host, THR_MSG_LATE) == 0);
     {
         uint32_t ms;
         for (ms = 0; ms < 200u; ms++) {
@@ -372,22 +314,22 @@ static void upload_and_play(void)
                 host_send(0, 0, THR_MSG_PING,
                           (const uint8_t *)"\x01\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 14, 0);
             exchange();
-            if (find(THR_MSG_PLAYER_FINISHED)) break;
+            if (test_host_find(&host, THR_MSG_PLAYER_FINISHED)) break;
         }
     }
     CHECK_EQ(trace_intensity_at(&board, 150), 26214);
     CHECK_EQ(trace_intensity_at(&board, 149), 0);
-    CHECK(find(THR_MSG_PLAYER_FINISHED) != 0 || board.core.player[0].state == THR_PLAYER_IDLE);
+    CHECK(test_host_find(&host, THR_MSG_PLAYER_FINISHED) != 0 || board.core.player[0].state == THR_PLAYER_IDLE);
     /* a command whose time has passed runs at once and is reported late */
     host_player_start(8, 0, handle, 1000);
     exchange();
-    r = find(THR_MSG_LATE);
+    r = test_host_find(&host, THR_MSG_LATE);
     CHECK(r != 0);
     if (r) {
         CHECK(thr_get32(r->payload + 3) > 100000u);
         CHECK_EQ(r->payload[0], 8); /* the command's tag */
         CHECK_EQ(r->payload[2], THR_MSG_PLAYER_START);
-        CHECK(find(THR_MSG_RESULT) < r); /* the reply comes first, LATE follows */
+        CHECK(test_host_find(&host, THR_MSG_RESULT) < r); /* the reply comes first, LATE follows */
     }
     /* a hash that does not match is refused at commit */
     p[0] = 9;
@@ -396,7 +338,7 @@ static void upload_and_play(void)
     thr_put32(p + 6, hash ^ 1u);
     host_reliable(THR_MSG_UPLOAD_BEGIN, p, 10);
     exchange();
-    r = find(THR_MSG_UPLOAD_STATUS);
+    r = test_host_find(&host, THR_MSG_UPLOAD_STATUS);
     if (r) {
         uint8_t h2 = r->payload[3];
         p[0] = 10;
@@ -411,7 +353,7 @@ static void upload_and_play(void)
         p[2] = h2;
         host_reliable(THR_MSG_UPLOAD_COMMIT, p, 3);
         exchange();
-        r = find(THR_MSG_RESULT);
+        r = test_host_find(&host, THR_MSG_RESULT);
         CHECK(r && r->payload[2] == THR_STATUS_HASH_MISMATCH);
     }
 }
@@ -419,7 +361,7 @@ static void upload_and_play(void)
 static void errors_and_realtime(void)
 {
     uint8_t p[16];
-    const received *r;
+    const test_received *r;
     setup_board();
     connect_host(2);
     /* PLAYER_MUTE with muted = 2: ERROR(malformed) on the reliable channel, frame still acknowledged */
@@ -429,18 +371,18 @@ static void errors_and_realtime(void)
     p[3] = 2;
     host_reliable(THR_MSG_PLAYER_MUTE, p, 4);
     exchange();
-    r = find(THR_MSG_ERROR);
+    r = test_host_find(&host, THR_MSG_ERROR);
     CHECK(r != 0);
     if (r) {
         CHECK_EQ(r->frame.channel, 1);
         CHECK_EQ(r->payload[0], THR_STATUS_MALFORMED);
         CHECK_EQ(r->payload[1], THR_MSG_PLAYER_MUTE);
-        CHECK_EQ(r->frame.ack, host_seq);
+        CHECK_EQ(r->frame.ack, host.seq);
     }
     /* an unknown type on the control channel: ERROR(unknown_message) on control */
     host_send(0, 0, 0xEE, p, 2, 0);
     exchange();
-    r = find(THR_MSG_ERROR);
+    r = test_host_find(&host, THR_MSG_ERROR);
     CHECK(r && r->frame.channel == 0u && r->payload[0] == THR_STATUS_UNKNOWN_MESSAGE);
     /* a board-to-host message sent to the board is not accepted in that direction */
     p[0] = 3;
@@ -448,24 +390,24 @@ static void errors_and_realtime(void)
     p[2] = 0;
     host_reliable(THR_MSG_RESULT, p, 3);
     exchange();
-    r = find(THR_MSG_ERROR);
+    r = test_host_find(&host, THR_MSG_ERROR);
     CHECK(r && r->payload[0] == THR_STATUS_UNKNOWN_MESSAGE);
     /* realtime: a malformed frame gets no answer; newest wins */
-    host_send(2, ++host_rt, THR_MSG_RT_PARAM, p, 1, 0);
+    host_send(2, ++host.rt, THR_MSG_RT_PARAM, p, 1, 0);
     exchange();
-    CHECK(find(THR_MSG_ERROR) == 0);
+    CHECK(test_host_find(&host, THR_MSG_ERROR) == 0);
     /* RT_PARAM intensity 0.5 on player 0 */
     p[0] = 0;
     p[1] = 0;
     p[2] = 0x00;
     p[3] = 0x20;
-    host_send(2, ++host_rt, THR_MSG_RT_PARAM, p, 4, 0);
+    host_send(2, ++host.rt, THR_MSG_RT_PARAM, p, 4, 0);
     exchange();
     thr_core_tick(&board.core); /* players evaluate the run-time layer only while playing: read the stored step */
     CHECK_EQ(board.core.player[0].rt.pending_n, 1);
     /* a stale realtime frame (same seq) is dropped */
     p[3] = 0x10;
-    host_send(2, host_rt, THR_MSG_RT_PARAM, p, 4, 0);
+    host_send(2, host.rt, THR_MSG_RT_PARAM, p, 4, 0);
     exchange();
     CHECK_EQ(board.core.player[0].rt.pending_n, 1);
     CHECK_EQ(board.core.player[0].rt.pending[0].value, 16384);
@@ -475,7 +417,7 @@ static void errors_and_realtime(void)
         uint32_t now = (uint32_t)board.core.now + 2000u;
         thr_put32(s + 1, now);
         board.trace_count = 0;
-        host_send(2, ++host_rt, THR_MSG_STREAM_SAMPLES, s, 14, 0);
+        host_send(2, ++host.rt, THR_MSG_STREAM_SAMPLES, s, 14, 0);
         exchange();
         board_run_ms(&board, 80);
         CHECK_EQ(trace_intensity_at(&board, now / 1000u), 32768);
@@ -488,42 +430,42 @@ static void errors_and_realtime(void)
 static void retransmission_and_nak(void)
 {
     uint8_t p[4] = { 1, 0, 0, 0 };
-    const received *r;
+    const test_received *r;
     uint8_t seq;
     setup_board();
     connect_host(3);
     host_reliable(THR_MSG_ENGINE_START, p, 2);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r != 0);
     if (!r) return;
     seq = r->frame.seq;
     /* the host does not acknowledge (its ack stays behind): after the RTO the board resends */
-    host_ack = (uint8_t)(seq - 1u);
+    host.ack = (uint8_t)(seq - 1u);
     board.clock_us += 600000u;
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->frame.seq == seq);
     CHECK(board.core.link.retransmissions >= 1u);
     /* a timeout resends the oldest frame only; with the host heard from since, RTO is not doubled */
     CHECK_EQ(board.core.link.in_recovery, 1);
     /* a NAK with the ack before it asks for everything in flight again */
-    host_ack = (uint8_t)(seq - 1u);
+    host.ack = (uint8_t)(seq - 1u);
     host_send(0, 0, THR_MSG_ACK, p, 0, 1);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->frame.seq == seq);
     /* acknowledged: nothing more */
-    host_ack = seq;
+    host.ack = seq;
     host_send(0, 0, THR_MSG_ACK, p, 0, 0);
     exchange();
     CHECK_EQ(board.core.link.tx_count, 0);
     /* a reliable frame ahead of a gap: dropped, and the board's next frame carries a NAK */
-    host_seq++;
+    host.seq++;
     host_reliable(THR_MSG_ENGINE_START, p, 2);
     exchange();
-    CHECK(got_count >= 1u && got[0].frame.nak == 1u);
-    CHECK(find(THR_MSG_RESULT) == 0);
+    CHECK(host.got_count >= 1u && host.got[0].frame.nak == 1u);
+    CHECK(test_host_find(&host, THR_MSG_RESULT) == 0);
 }
 
 /* §6.1: a timeout resends the oldest frame only; the first progress after it, if it answers the
@@ -538,20 +480,20 @@ static void timeout_recovery(void)
     p[0] = 2;
     host_reliable(THR_MSG_ENGINE_START, p, 2);
     exchange();
-    CHECK_EQ(got_count >= 2u, 1);
+    CHECK_EQ(host.got_count >= 2u, 1);
     CHECK_EQ(board.core.link.tx_sent, 2);
     first = (uint8_t)(board.core.link.next_seq - 2u);
-    host_ack = (uint8_t)(first - 1u); /* the host lost both */
+    host.ack = (uint8_t)(first - 1u); /* the host lost both */
     board.clock_us += 600000u;
     exchange();
-    CHECK_EQ(got_count, 1);
-    if (got_count) CHECK_EQ(got[0].frame.seq, first);
+    CHECK_EQ(host.got_count, 1);
+    if (host.got_count) CHECK_EQ(host.got[0].frame.seq, first);
     /* the resend arrives; the host acknowledges it: the board sends the second again */
-    host_ack = first;
+    host.ack = first;
     board.clock_us += 20000u;
     host_send(0, 0, THR_MSG_ACK, p, 0, 0);
     exchange();
-    CHECK(got_count >= 1u && got[0].frame.seq == (uint8_t)(first + 1u));
+    CHECK(host.got_count >= 1u && host.got[0].frame.seq == (uint8_t)(first + 1u));
     CHECK_EQ(board.core.link.in_recovery, 0);
 }
 
@@ -560,7 +502,7 @@ static void engine_stop_start(void)
     static const uint8_t body[] = { 0xD0, 0x0F, 0x01, 0x0D, 0xFF, 0x80, 0x00, 0x00, 0xD0, 0x0F }; /* 2 s continuous */
     uint8_t p[16], handle;
     uint32_t length, ms;
-    const received *r;
+    const test_received *r;
     int stopped = 0;
     setup_board();
     connect_host(6);
@@ -575,13 +517,13 @@ static void engine_stop_start(void)
     p[1] = 0;
     host_reliable(THR_MSG_ENGINE_STOP, p, 2);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     board.trace_count = 0;
     for (ms = 0; ms < 80u && !stopped; ms++) {
         board.clock_us += 1000u;
         exchange();
-        r = find(THR_MSG_ENGINE_STOPPED);
+        r = test_host_find(&host, THR_MSG_ENGINE_STOPPED);
         if (r) {
             stopped = 1;
             CHECK_EQ(r->payload[0], THR_STOP_REASON_HOST_REQUEST);
@@ -593,7 +535,7 @@ static void engine_stop_start(void)
     /* stopped: players refuse to start until ENGINE_START */
     host_player_start(3, 0, handle, (uint32_t)board.core.now + 1000u);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_ENGINE_STOPPED);
     p[0] = 4;
     p[1] = 0;
@@ -601,7 +543,7 @@ static void engine_stop_start(void)
     exchange();
     host_player_start(5, 0, handle, (uint32_t)board.core.now + 1000u);
     exchange();
-    r = find(THR_MSG_RESULT);
+    r = test_host_find(&host, THR_MSG_RESULT);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     /* a chunk beyond the next expected offset stores nothing and says where to continue */
     CHECK_EQ(thr_store_begin(&board.core, 100, 0x1234, &handle), THR_STATUS_OK);
@@ -632,8 +574,8 @@ static void keepalive_fade(void)
     CHECK(faded_at >= 500u && faded_at <= 560u);
     CHECK_EQ(board.core.player[0].state, THR_PLAYER_IDLE);
     exchange();
-    CHECK(find(THR_MSG_FAULT) != 0);
-    CHECK(find(THR_MSG_ENGINE_STOPPED) != 0);
+    CHECK(test_host_find(&host, THR_MSG_FAULT) != 0);
+    CHECK(test_host_find(&host, THR_MSG_ENGINE_STOPPED) != 0);
 }
 
 /* A PLAYER_FINISHED that finds the send queue full is kept and goes out once the host has
@@ -658,19 +600,21 @@ static void finished_waits_for_room(void)
     p[3] = 0;
     host_reliable(THR_MSG_PLAYER_MUTE, p, 4);
     exchange();
-    CHECK(find(THR_MSG_LATE) == 0);
+    CHECK(test_host_find(&host, THR_MSG_LATE) == 0);
     CHECK_EQ(board.core.link.tx_count, 3u);
     board_run_ms(&board, 200); /* both players finish: one notification fits */
     exchange();
-    for (i = 0; i < got_count; i++) {
-        if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;
+    for (i = 0; i < host.got_count; i++) {
+        if (host.got[i].frame.type == THR_MSG_PLAYER_FINISHED && host.got[i].payload[0] < 2u)
+            seen[host.got[i].payload[0]]++;
     }
     CHECK(seen[0] + seen[1] >= 1u && (seen[0] == 0u || seen[1] == 0u));
     host_send(0, 0, THR_MSG_ACK, p, 0, 0); /* the host acknowledges everything */
     board_run_ms(&board, 2);
     exchange();
-    for (i = 0; i < got_count; i++) {
-        if (got[i].frame.type == THR_MSG_PLAYER_FINISHED && got[i].payload[0] < 2u) seen[got[i].payload[0]]++;
+    for (i = 0; i < host.got_count; i++) {
+        if (host.got[i].frame.type == THR_MSG_PLAYER_FINISHED && host.got[i].payload[0] < 2u)
+            seen[host.got[i].payload[0]]++;
     }
     CHECK(seen[0] >= 1u && seen[1] >= 1u);
     CHECK_EQ(board.core.link.dropped_notifications, 0u);
@@ -704,8 +648,8 @@ static void new_session_clears_the_store(void)
 static unsigned result_tags(uint16_t *tags)
 {
     unsigned i, n = 0;
-    for (i = 0; i < got_count && n < 8u; i++) {
-        if (got[i].frame.type == THR_MSG_RESULT) tags[n++] = (uint16_t)thr_get16(got[i].payload);
+    for (i = 0; i < host.got_count && n < 8u; i++) {
+        if (host.got[i].frame.type == THR_MSG_RESULT) tags[n++] = (uint16_t)thr_get16(host.got[i].payload);
     }
     return n;
 }
@@ -725,7 +669,7 @@ static void selective_ack(void)
     uint8_t minor;
     for (minor = 0; minor <= 1u; minor++) {
         uint16_t tags[8];
-        const received *r;
+        const test_received *r;
         uint8_t nothing[1] = { 0 };
         setup_board();
         connect_host_minor(11u + minor, minor);
@@ -735,10 +679,10 @@ static void selective_ack(void)
         engine_start_seq(3, 103); /* 2 lost */
         exchange();
         CHECK_EQ(result_tags(tags), 0);
-        r = find(THR_MSG_SACK);
+        r = test_host_find(&host, THR_MSG_SACK);
         if (THR_RX_HOLD_FRAMES && minor >= 1u) {
             CHECK(r != 0);
-            CHECK(find(THR_MSG_ACK) == 0);
+            CHECK(test_host_find(&host, THR_MSG_ACK) == 0);
             if (r) {
                 CHECK_EQ(r->frame.ack, 1);
                 CHECK_EQ(r->frame.nak, 1);
@@ -747,12 +691,12 @@ static void selective_ack(void)
             }
         } else {
             CHECK(r == 0);
-            r = find(THR_MSG_ACK);
+            r = test_host_find(&host, THR_MSG_ACK);
             CHECK(r && r->frame.ack == 1u && r->frame.nak == 1u);
         }
         engine_start_seq(2, 102); /* the gap fills */
         exchange();
-        CHECK(find(THR_MSG_SACK) == 0);
+        CHECK(test_host_find(&host, THR_MSG_SACK) == 0);
         if (THR_RX_HOLD_FRAMES) {
             CHECK_EQ(result_tags(tags), 2);
             CHECK(tags[0] == 102u && tags[1] == 103u);
@@ -765,7 +709,7 @@ static void selective_ack(void)
         /* the host's SACK is an acknowledgement like ACK: no ERROR, nothing dispatched */
         host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_SACK, nothing, 1, 0);
         exchange();
-        CHECK(find(THR_MSG_ERROR) == 0);
+        CHECK(test_host_find(&host, THR_MSG_ERROR) == 0);
         CHECK_EQ(board.core.link.undecodable, 0);
         CHECK(thr_link_window(&board.core) <= (THR_RX_HOLD_FRAMES ? THR_RX_HOLD_FRAMES + 1u : THR_TX_SLOTS - 1u));
     }
@@ -784,31 +728,31 @@ static void selective_resend(void)
     exchange();
     CHECK_EQ(board.core.link.tx_sent, 2);
     first = (uint8_t)(board.core.link.next_seq - 2u);
-    host_ack = (uint8_t)(first - 1u); /* the first reply lost, the second held: SACK bit 0 = ack + 2 */
+    host.ack = (uint8_t)(first - 1u); /* the first reply lost, the second held: SACK bit 0 = ack + 2 */
     board.clock_us += 5000u;
     host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_SACK, held, 1, 1);
     exchange();
-    CHECK_EQ(got_count, 1);
-    if (got_count) CHECK_EQ(got[0].frame.seq, first);
+    CHECK_EQ(host.got_count, 1);
+    if (host.got_count) CHECK_EQ(host.got[0].frame.seq, first);
     CHECK_EQ(board.core.link.peer_holds, 1);
     CHECK_EQ(board.core.buffers.tx[1].held, 1);
     /* the resend lost too: a NAK from a host that holds frames resends nothing; the timer resends the
      * oldest only */
-    host_ack = (uint8_t)(first - 1u);
+    host.ack = (uint8_t)(first - 1u);
     board.clock_us += 1000u;
     host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_ACK, held, 0, 1);
     exchange();
-    CHECK_EQ(got_count, 0);
+    CHECK_EQ(host.got_count, 0);
     board.clock_us += 5000000u;
     exchange();
-    CHECK_EQ(got_count, 1);
-    if (got_count) CHECK_EQ(got[0].frame.seq, first);
+    CHECK_EQ(host.got_count, 1);
+    if (host.got_count) CHECK_EQ(host.got[0].frame.seq, first);
     /* the resend arrives: the ack covers both, nothing more is sent */
-    host_ack = (uint8_t)(first + 1u);
+    host.ack = (uint8_t)(first + 1u);
     host_send(THR_CHANNEL_CONTROL, 0, THR_MSG_ACK, held, 0, 0);
     exchange();
     CHECK_EQ(board.core.link.tx_count, 0);
-    CHECK_EQ(got_count, 0);
+    CHECK_EQ(host.got_count, 0);
 }
 #endif
 

@@ -1,38 +1,15 @@
 #!/usr/bin/env python3
-"""Writes Protocol/vectors/wire/*.json from the spec: its own COBS, bitwise CRC-32C and field encoding
-written from PROTOCOL.md, message shapes from Protocol/messages.json. It never runs the Swift encoder, so
-the vectors check the Swift (and C) implementations against the spec, not against themselves."""
+"""Writes Protocol/vectors/wire/*.json from the spec: COBS, bitwise CRC-32C and frames (wire_frame.py) and
+its own field encoding written from PROTOCOL.md, message shapes from Protocol/messages.json. It never runs
+the Swift encoder, so the vectors check the Swift (and C) implementations against the spec, not against
+themselves."""
 import json, os
+
+from wire_frame import cobs, crc32c, le, plain_frame, wire
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 spec = json.load(open(os.path.join(root, "Protocol", "messages.json")))
 by_name = {m["name"]: m for m in spec["messages"]}
-CHANNELS = {"control": 0, "reliable": 1, "realtime": 2}
-
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return crc ^ 0xFFFFFFFF
-
-assert crc32c(b"123456789") == 0xE3069283
-
-def cobs(data):
-    out, block = bytearray(), bytearray()
-    for byte in data:
-        if byte == 0:
-            out.append(len(block) + 1); out += block; block = bytearray()
-        else:
-            block.append(byte)
-            if len(block) == 254:
-                out.append(0xFF); out += block; block = bytearray()
-    out.append(len(block) + 1); out += block
-    return bytes(out)
-
-def le(value, size, signed=False):
-    return value.to_bytes(size, "little", signed=signed)
 
 def encode_fields(fields, values):
     out = bytearray()
@@ -55,16 +32,6 @@ def encode_fields(fields, values):
             for item in v:
                 out += encode_fields(f["item"], item)
     return bytes(out)
-
-def plain_frame(channel, epoch, seq, ack, window, type_id, payload, nak=False, version=1, flags=None):
-    if flags is None:
-        flags = CHANNELS[channel] | (4 if nak else 0)
-    head = bytes([version, flags]) + le(epoch, 2) + bytes([seq, ack, window, type_id])
-    body = head + payload
-    return body + le(crc32c(body), 4)
-
-def wire(plain):
-    return b"\x00" + cobs(plain) + b"\x00"
 
 def frame_json(channel, epoch, seq, ack, window, name, values, nak=False):
     return {"channel": channel, "nak": nak, "epoch": epoch, "seq": seq, "ack": ack, "window": window,

@@ -27,53 +27,19 @@ import tempfile
 import time
 import tty
 
+# The wire's framing, shared with the wire vector generator.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "scripts", "generate"))
+from wire_frame import cobs_decode, crc32c, plain_frame, wire  # noqa: E402
+
 MSG_HELLO, MSG_INFO, MSG_PING, MSG_PONG, MSG_STREAM_SAMPLES = 1, 2, 3, 4, 96
-CHANNEL_REALTIME = 2
 PROTOCOL_MAJOR, PROTOCOL_MINOR = 1, 0
 STALL_TEXT = b"THRUM-QEMU-STALL"  # ports/stm32f4/usart2.c
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return crc ^ 0xFFFFFFFF
-
-
-def cobs_encode(data):
-    out, block = bytearray(), bytearray()
-    for byte in data:
-        if byte == 0:
-            out += bytes([len(block) + 1]) + block
-            block = bytearray()
-        else:
-            block.append(byte)
-            if len(block) == 254:
-                out += b"\xff" + block
-                block = bytearray()
-    out += bytes([len(block) + 1]) + block
-    return bytes(out)
-
-
-def cobs_decode(data):
-    out, i = bytearray(), 0
-    while i < len(data):
-        code = data[i]
-        if code == 0 or i + code > len(data):
-            return None
-        out += data[i + 1:i + code]
-        i += code
-        if code < 0xFF and i < len(data):
-            out.append(0)
-    return bytes(out)
-
-
-def frame(message_type, payload, epoch=0, window=8, channel=0, seq=0):
+def frame(message_type, payload, epoch=0, window=8, channel="control", seq=0):
     """A frame (control channel unless told, ack 0) with its delimiters."""
-    body = struct.pack("<BBHBBBB", 1, channel, epoch, seq, 0, window, message_type) + payload
-    return b"\x00" + cobs_encode(body + struct.pack("<I", crc32c(body))) + b"\x00"
+    return wire(plain_frame(channel, epoch, seq, 0, window, message_type, payload))
 
 
 def parse_frame(piece):
@@ -235,7 +201,7 @@ def stream(board, epoch, board_time, act_log):
     time 0, not as "now"): the driver writes RTP_INPUT."""
     samples = bytes([255, 128] * 28)
     payload = struct.pack("<BIHB", 0, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
-    board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel=CHANNEL_REALTIME, seq=1))
+    board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel="realtime", seq=1))
     limit = time.monotonic() + 3.0
     while time.monotonic() < limit:
         with open(act_log) as log:
