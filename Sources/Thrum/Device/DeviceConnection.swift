@@ -19,8 +19,9 @@ struct DeviceConnection: Sendable {
         case .simulator:
             var configuration = configuration
             // An in-process board cannot lose its host; in real time its keep-alive would only trip
-            // when the whole process stalls (a busy machine), which no board on a wire would see.
-            if !clock.isManual { configuration.keepAliveMilliseconds = 0 }
+            // when the whole process stalls (a busy machine), which no board on a wire would see. The
+            // longest the wire can state (0 is not a keep-alive INFO may carry).
+            if !clock.isManual { configuration.keepAliveMilliseconds = 65_535 }
             let (host, server) = try SimulatorServer.inProcess(configuration: configuration, flashFile: flashFile)
             let task = Task<Void, Never> {
                 do { try await clock.serve(server) } catch {}  // the simulator ends when the engine closes its end
