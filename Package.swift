@@ -114,7 +114,7 @@ let package = Package(
             name: "thrum-bench",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting",
-                "ThrumQEMU",
+                "ThrumQEMU", .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         .testTarget(

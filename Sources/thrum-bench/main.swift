@@ -17,6 +17,7 @@ let suites: [Suite] = [
     differentialSuite,
     latencySuite,
     streamingSuite,
+    qemuSuite,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())
