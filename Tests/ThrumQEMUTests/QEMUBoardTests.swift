@@ -108,6 +108,8 @@ struct QEMUBoardTests {
         }
         // The level returns to 0 once the pattern ends.
         #expect(await QEMUHarness.poll(.seconds(2)) { Self.level(trace.rtpWrites, at: .now) == 0 })
+        let link = await engine.linkStatistics
+        #expect(link.retransmissions == 0, "\(name): \(link)")
         await engine.stop()
         let writes = trace.rtpWrites
 
