@@ -33,12 +33,17 @@ struct SimCommand: ParsableCommand {
     @Flag(help: "Boot the STM32F4 firmware under qemu-system-arm (netduinoplus2); its link is a pseudo-terminal.")
     var qemu = false
 
-    @Option(help: ArgumentHelp("With --qemu: the firmware image (default: the port's build/thrum-qemu.elf, built with make).", valueName: "elf"))
+    @Option(
+        help: ArgumentHelp(
+            "With --qemu: the firmware image (default: the port's build/thrum-qemu.elf, built with make).",
+            valueName: "elf"))
     var firmware: String?
 
     @Option(
         name: .customLong("actuator-log"),
-        help: ArgumentHelp("With --qemu: the file receiving USART1's lines (default: a temporary file, named on stderr).", valueName: "path"))
+        help: ArgumentHelp(
+            "With --qemu: the file receiving USART1's lines (default: a temporary file, named on stderr).",
+            valueName: "path"))
     var actuatorLog: String?
 
     @Option(help: "The actuator of the board's one channel: lra or erm.")
@@ -154,7 +159,8 @@ struct SimCommand: ParsableCommand {
         case .failure(let error): throw failure("\(error)")
         }
         console.line(board.devicePath)
-        console.error("thrum sim: QEMU (pid \(board.processIdentifier)) runs \(board.commandLine.joined(separator: " "))")
+        console.error(
+            "thrum sim: QEMU (pid \(board.processIdentifier)) runs \(board.commandLine.joined(separator: " "))")
         console.error("thrum sim: USART1's lines go to \(log.path)")
 
         let ended = Blocking<QEMUExit?>()

@@ -61,7 +61,8 @@ public final class ActuatorTrace: Sendable {
                         state.offset += UInt64(data.count)
                         for byte in data {
                             if byte == 10 {
-                                state.lines.append(Line(text: String(decoding: state.partial, as: UTF8.self), seen: now))
+                                state.lines.append(
+                                    Line(text: String(decoding: state.partial, as: UTF8.self), seen: now))
                                 state.partial.removeAll(keepingCapacity: true)
                             } else {
                                 state.partial.append(byte)
@@ -106,7 +107,8 @@ public final class ActuatorTrace: Sendable {
 
     /// The values of the `tick max N` lines seen so far.
     public var tickMaxima: [Int] {
-        lines.compactMap { line in line.text.hasPrefix("tick max ") ? Int(line.text.dropFirst("tick max ".count)) : nil }
+        lines.compactMap { line in line.text.hasPrefix("tick max ") ? Int(line.text.dropFirst("tick max ".count)) : nil
+        }
     }
 
     /// Polls `condition` every 5 ms until it holds or `timeout` passes; whether it held.

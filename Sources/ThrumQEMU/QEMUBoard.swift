@@ -3,9 +3,9 @@ import Subprocess
 import ThrumTransport
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The STM32F4 port of the firmware (`Firmware-ref/ports/stm32f4`) running under QEMU's

@@ -17,7 +17,8 @@ import ThrumQEMU
 var qemuSuite: Suite {
     Suite(
         name: "qemu",
-        summary: "the STM32F4 port under QEMU: instructions per tick, worst tick while streaming, image sizes, start-to-RTP latency"
+        summary:
+            "the STM32F4 port under QEMU: instructions per tick, worst tick while streaming, image sizes, start-to-RTP latency"
     ) {
         if let missing = QEMUTools.missing().first { throw QEMUBoardError(missing) }
         return try runBlocking { try await QEMUBench().run() }
@@ -55,9 +56,11 @@ struct QEMUBench {
             throw QEMUBoardError("no METRIC line from the bench image (\(result.terminationStatus)): \(output)")
         }
         return [
-            Metric(name: "qemu.tick_instructions_16_events_max.goal_2000", value: max, unit: "instructions",
+            Metric(
+                name: "qemu.tick_instructions_16_events_max.goal_2000", value: max, unit: "instructions",
                 goal: .atMost(2500)),
-            Metric(name: "qemu.tick_instructions_16_events_mean", value: mean, unit: "instructions", goal: .atMost(2500)),
+            Metric(
+                name: "qemu.tick_instructions_16_events_mean", value: mean, unit: "instructions", goal: .atMost(2500)),
         ]
     }
 
@@ -74,7 +77,8 @@ struct QEMUBench {
         return [
             // Sectors 0-3 hold the image (stm32f401re.ld); 96 KB of RAM less the 4 KB stack.
             Metric(name: "qemu.nucleo_f401re_flash", value: Double(nucleoFlash), unit: "bytes", goal: .atMost(65536)),
-            Metric(name: "qemu.nucleo_f401re_static_ram", value: Double(nucleoRAM), unit: "bytes", goal: .atMost(94208)),
+            Metric(
+                name: "qemu.nucleo_f401re_static_ram", value: Double(nucleoRAM), unit: "bytes", goal: .atMost(94208)),
             Metric(name: "qemu.qemu_image_flash", value: Double(qemuFlash), unit: "bytes", goal: .none),
             Metric(name: "qemu.qemu_image_static_ram", value: Double(qemuRAM), unit: "bytes", goal: .none),
         ]
@@ -148,7 +152,9 @@ struct QEMUBench {
         let player = try await engine.makePlayer(with: Self.large)
         // A `tick max` line after the boot's, before the stream starts.
         let deadline = ContinuousClock.now + .seconds(5)
-        while trace.tickMaxima.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while trace.tickMaxima.count < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let before = trace.tickMaxima.last ?? 0
         let finished = Task { await Self.waitFinished(engine, player: player.id, within: .seconds(60)) }
         try await player.start(atTime: HapticEngine.timeImmediate)
@@ -156,7 +162,9 @@ struct QEMUBench {
         let pieces = await engine.statistics.streamedPieces
         let seen = trace.tickMaxima.count
         let more = ContinuousClock.now + .seconds(3)
-        while trace.tickMaxima.count == seen, ContinuousClock.now < more { try await Task.sleep(for: .milliseconds(20)) }
+        while trace.tickMaxima.count == seen, ContinuousClock.now < more {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let after = trace.tickMaxima.last ?? 0
         await engine.stop()
         await board.terminate()

@@ -22,7 +22,8 @@ struct QEMUBoardTests {
     /// Allowed error of a time read from the trace against the time the timeline says.
     static let timing = 0.025
 
-    static let examples = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.url("Examples").path)) ?? [])
+    static let examples =
+        ((try? FileManager.default.contentsOfDirectory(atPath: Repository.url("Examples").path)) ?? [])
         .filter { $0.hasSuffix(".ahap") }.sorted()
 
     static let tap = HapticPattern(events: [.transient(at: 0, intensity: 1, sharpness: 0.5)])

@@ -7,7 +7,7 @@ import ThrumTransport
 @testable import Thrum
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The QEMU board the suite shares (one boot for every test), the engines on it, and waiting on
@@ -62,7 +62,10 @@ enum QEMUHarness {
     /// The lines of earlier tests are closed first: an engine's `stop()` keeps its transport open,
     /// and a second reader on the pty would take the board's bytes.
     static func engine(_ board: QEMUBoard) async -> (HapticEngine, TappedLine) {
-        for earlier in lines.withLock({ lines in defer { lines.removeAll() }; return lines }) { await earlier.close() }
+        for earlier in lines.withLock({ lines in
+            defer { lines.removeAll() }
+            return lines
+        }) { await earlier.close() }
         let line = TappedLine(path: board.devicePath)
         lines.withLock { $0.append(line) }
         let engine = HapticEngine(
@@ -137,7 +140,10 @@ final class TappedLine: ByteTransport, @unchecked Sendable {
     /// A new termios transport on the pty (the engine opens one for each session).
     func open() throws -> TappedLine {
         let transport = try TermiosTransport.open(path: path)
-        if let previous = current.withLock({ current in defer { current = transport }; return current }) {
+        if let previous = current.withLock({ current in
+            defer { current = transport }
+            return current
+        }) {
             Task { await previous.close() }
         }
         return self
