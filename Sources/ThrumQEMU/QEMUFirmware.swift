@@ -62,7 +62,8 @@ public enum QEMUFirmware {
 
     /// The image, brought up to date with `make -C Firmware-ref/ports/stm32f4 QEMU=1 [BENCH=1]` (a
     /// no-op when nothing changed). Without arm-none-eabi-gcc an image already built is used as it
-    /// is; without one either, the error says how to get it.
+    /// is; without one either, the error says how to get it. Two makes at once in one checkout would
+    /// race on its build folder: callers in one process serialise their calls.
     public static func ensureImage(bench: Bool = false, target: String = "all") async throws -> URL {
         guard let repository, let image = image(bench: bench, repository: repository) else {
             throw QEMUBoardError(

@@ -30,15 +30,27 @@ enum QEMUHarness {
     /// The suite's board, booted on first use (the image made up to date with make first).
     static func board() async throws -> QEMUBoard { try await shared.board() }
 
+    /// The QEMU image, made up to date once per test process (concurrent makes in one build folder
+    /// would race).
+    static func image() async throws -> URL { try await shared.image() }
+
     actor SharedBoard {
         private var launched: QEMUBoard?
+        private var built: URL?
 
-        func board() async throws -> QEMUBoard {
-            if let launched, launched.isRunning { return launched }
+        func image() async throws -> URL {
+            if let built { return built }
             if !QEMUHarness.missing.isEmpty {
                 throw QEMUBoardError("cannot boot the QEMU board: \(QEMUHarness.missing.joined(separator: "; "))")
             }
             let image = try await QEMUFirmware.ensureImage()
+            built = image
+            return image
+        }
+
+        func board() async throws -> QEMUBoard {
+            if let launched, launched.isRunning { return launched }
+            let image = try await image()
             let log = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "thrum-qemu-tests-\(getpid())-actuator.log")
             let board = try await QEMUBoard.launch(firmware: image, actuatorLog: log)
