@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // `Errno` and `FileDescriptor` (open, read, write, close) for the termios transport.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // Launching and supervising qemu-system-arm (ThrumQEMU: `thrum sim --qemu`, its tests, thrum-bench).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
         // Pattern model, AHAP and .haptic codecs, validation, reference renderer. No I/O beyond reading files.
@@ -77,6 +79,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The STM32F4 firmware port under QEMU's netduinoplus2: launching qemu-system-arm, the image's
+        // build, USART1's trace as it appears. No dependency on the engine.
+        .target(
+            name: "ThrumQEMU",
+            dependencies: ["ThrumTransport", .product(name: "Subprocess", package: "swift-subprocess")]
+        ),
         // Core Haptics' names and synchronous signatures (CHHapticEngine, …) over Thrum's engine.
         .target(name: "ThrumCoreHaptics", dependencies: ["Thrum", "ThrumModel", "ThrumWire", "ThrumTransport"]),
         // Test machinery, offered to apps that build on Thrum as well: a manual clock and engines on
@@ -94,6 +102,7 @@ let package = Package(
             name: "ThrumCommands",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumSerial", "ThrumWire",
+                "ThrumQEMU",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -106,6 +115,7 @@ let package = Package(
             name: "thrum-bench",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting",
+                "ThrumQEMU", .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         .testTarget(
@@ -176,6 +186,13 @@ let package = Package(
                 "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", "Thrum", "ThrumTransport",
                 "ThrumSimulator",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // End-to-end tests against the QEMU board (the STM32F4 port under qemu-system-arm).
+        .testTarget(
+            name: "ThrumQEMUTests",
+            dependencies: [
+                "ThrumQEMU", "ThrumTesting", "Thrum", "ThrumModel", "ThrumTimeline", "ThrumTransport", "ThrumSimulator",
             ]
         ),
     ]

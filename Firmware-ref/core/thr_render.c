@@ -260,8 +260,9 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
     if (channel >= core->config->channel_count) return THR_STATUS_BAD_ARGUMENT;
     if (count > THR_STREAM_MAX) count = THR_STREAM_MAX; /* INFO states the limit */
     st = &core->stream[channel];
-    /* newest wins: whatever of the previous block has not played is replaced */
-    st->at = at;
+    /* newest wins: whatever of the previous block has not played is replaced; at_time 0 is "now"
+     * (PROTOCOL.md §1), the board time the frame is handled at, not board time 0 */
+    st->at = at ? at : core->now;
     st->interval_us = interval_us ? interval_us : 1u;
     st->count = count;
     st->fading = 0;

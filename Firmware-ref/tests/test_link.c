@@ -427,6 +427,27 @@ static void errors_and_realtime(void)
     }
 }
 
+/* STREAM_SAMPLES with at_time 0 plays "now" (PROTOCOL.md §1): from the tick after the frame is
+ * handled, not from board time 0 (which, long past, would have played the whole block out). */
+static void stream_samples_now(void)
+{
+    uint8_t s[14] = { 0, 0, 0, 0, 0, 0xE8, 0x03, 3, 200, 0, 200, 0, 200, 0 };
+    uint32_t now_ms;
+    setup_board();
+    connect_host(7);
+    board_run_ms(&board, 200); /* board time 0 is long past */
+    now_ms = (uint32_t)board.core.now / 1000u;
+    board.trace_count = 0;
+    host_send(2, ++host.rt, THR_MSG_STREAM_SAMPLES, s, 14, 0);
+    exchange();
+    CHECK_EQ(board.core.stream[0].at, board.core.now);
+    board_run_ms(&board, 10);
+    CHECK(trace_intensity_at(&board, now_ms + 1u) > 0);
+    CHECK(trace_intensity_at(&board, now_ms + 2u) > 0);
+    CHECK_EQ(trace_intensity_at(&board, now_ms + 8u), 0);
+    CHECK_EQ(board.core.stream[0].active, 0);
+}
+
 static void retransmission_and_nak(void)
 {
     uint8_t p[4] = { 1, 0, 0, 0 };
@@ -765,6 +786,7 @@ void link_tests(void)
     run_test("a new session clears the store", new_session_clears_the_store);
     run_test("upload and play", upload_and_play);
     run_test("errors and realtime", errors_and_realtime);
+    run_test("stream samples at time 0 play now", stream_samples_now);
     run_test("retransmission and nak", retransmission_and_nak);
     run_test("timeout recovery", timeout_recovery);
     run_test("selective ack", selective_ack);

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import ThrumQEMU
 import ThrumSimulator
 import ThrumTransport
 
-/// `thrum sim --pty [--actuator lra|erm] [--baud N] [--memory BYTES] [--keep-alive MS]`
+/// `thrum sim --pty [--actuator lra|erm] [--baud N] [--memory BYTES] [--keep-alive MS]`, or
+/// `thrum sim --qemu [--firmware ELF] [--actuator-log PATH]`
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
@@ -12,6 +14,12 @@ struct SimCommand: ParsableCommand {
             Prints the pseudo-terminal's path as the first line, then serves the board until SIGINT or \
             SIGTERM. Open the path like a serial port (any baud rate). --baud emulates a UART's byte time; \
             without it the line behaves like USB CDC (1 ms frames and latency).
+
+            --qemu boots the STM32F4 port (Firmware-ref/ports/stm32f4, `make QEMU=1`, built if missing) under \
+            qemu-system-arm's netduinoplus2 instead: the first line is USART2's pseudo-terminal, USART1's \
+            text lines (`i2c 5a RR VV` for each DRV2605L register write, `boot epoch N`, `tick max N`) go to \
+            the --actuator-log file. QEMU is stopped on SIGINT or SIGTERM; if it dies, its exit status is \
+            reported and thrum exits with it.
             """
     )
 
@@ -19,8 +27,24 @@ struct SimCommand: ParsableCommand {
         case lra, erm
     }
 
-    @Flag(help: "Serve on a new pseudo-terminal (the only endpoint `thrum sim` offers).")
+    @Flag(help: "Serve the simulated board on a new pseudo-terminal.")
     var pty = false
+
+    @Flag(help: "Boot the STM32F4 firmware under qemu-system-arm (netduinoplus2); its link is a pseudo-terminal.")
+    var qemu = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --qemu: the firmware image (default: the port's build/thrum-qemu.elf, built with make).",
+            valueName: "elf"))
+    var firmware: String?
+
+    @Option(
+        name: .customLong("actuator-log"),
+        help: ArgumentHelp(
+            "With --qemu: the file receiving USART1's lines (default: a temporary file, named on stderr).",
+            valueName: "path"))
+    var actuatorLog: String?
 
     @Option(help: "The actuator of the board's one channel: lra or erm.")
     var actuator: Actuator = .lra
@@ -43,7 +67,13 @@ struct SimCommand: ParsableCommand {
     var keepAlive: Int = BoardConfiguration().keepAliveMilliseconds
 
     func validate() throws {
-        guard pty else { throw ValidationError("thrum sim needs --pty (the only endpoint it offers)") }
+        guard pty != qemu else { throw ValidationError("thrum sim needs one of --pty and --qemu") }
+        if !qemu, firmware != nil || actuatorLog != nil {
+            throw ValidationError("--firmware and --actuator-log go with --qemu")
+        }
+        if qemu, baud != nil || flash != nil {
+            throw ValidationError("--baud and --flash go with --pty (the QEMU board's line and flash are its own)")
+        }
         if let baud, !LineModel.baudRates.contains(baud) {
             throw ValidationError("--baud \(baud): must be \(LineModel.baudRates)")
         }
@@ -56,6 +86,7 @@ struct SimCommand: ParsableCommand {
     }
 
     func run() throws {
+        if qemu { return try runQEMU() }
         var board = BoardConfiguration()
         board.channels = [actuator == .lra ? .lra() : .erm()]
         board.line = baud.map { LineModel(baudRate: $0) } ?? .usb
@@ -97,5 +128,72 @@ struct SimCommand: ParsableCommand {
         }
         closed.wait()
         console.error("thrum sim: stopped")
+    }
+
+    /// `--qemu`: launches QEMU, prints USART2's pty, supervises it until a signal or its end.
+    func runQEMU() throws {
+        let console = Console.current
+        if let missing = QEMUTools.missing(needCompiler: false).first { throw failure(missing) }
+        let log =
+            actuatorLog.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "thrum-qemu-\(ProcessInfo.processInfo.processIdentifier)-actuator.log")
+        let firmware = self.firmware
+        let launched = Blocking<Result<QEMUBoard, any Error>>()
+        Task.detached {
+            do {
+                let image: URL
+                if let firmware {
+                    image = URL(fileURLWithPath: firmware)
+                } else {
+                    image = try await QEMUFirmware.ensureImage()
+                }
+                launched.put(.success(try await QEMUBoard.launch(firmware: image, actuatorLog: log)))
+            } catch {
+                launched.put(.failure(error))
+            }
+        }
+        let board: QEMUBoard
+        switch launched.take() {
+        case .success(let value): board = value
+        case .failure(let error): throw failure("\(error)")
+        }
+        console.line(board.devicePath)
+        console.error(
+            "thrum sim: QEMU (pid \(board.processIdentifier)) runs \(board.commandLine.joined(separator: " "))")
+        console.error("thrum sim: USART1's lines go to \(log.path)")
+
+        let ended = Blocking<QEMUExit?>()
+        let signals = TerminationSignals { ended.put(nil) }
+        Task.detached { ended.put(await board.waitForExit()) }
+        let outcome = ended.take()
+        signals.release()
+        if let exit = outcome {
+            console.error("thrum sim: QEMU exited unexpectedly (\(exit))")
+            throw ExitCode(exit.exitCode == 0 ? 1 : exit.exitCode)
+        }
+        let stopped = Blocking<QEMUExit>()
+        Task.detached { stopped.put(await board.terminate()) }
+        console.error("thrum sim: stopped QEMU (\(stopped.take()))")
+    }
+}
+
+/// One value handed from a task to a thread that waits for it (the first one put wins).
+private final class Blocking<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Value?
+
+    func put(_ newValue: Value) {
+        condition.lock()
+        if value == nil { value = newValue }
+        condition.signal()
+        condition.unlock()
+    }
+
+    func take() -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
     }
 }

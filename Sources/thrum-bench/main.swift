@@ -18,6 +18,7 @@ let suites: [Suite] = [
     latencySuite,
     streamingSuite,
     soakSuite,
+    qemuSuite,
 ]
 
 /// Options some suites read: `--minutes N` (soak).

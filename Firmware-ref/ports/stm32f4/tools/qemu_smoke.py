@@ -197,8 +197,8 @@ def ping(board, epoch):
 
 def stream(board, epoch, board_time, act_log):
     """28 samples at full amplitude, one a millisecond, from 50 ms after the PONG's board time (a
-    board time, as a host's clock sync gives it: the core reads STREAM_SAMPLES' at_time 0 as board
-    time 0, not as "now"): the driver writes RTP_INPUT."""
+    board time, as a host's clock sync gives it; at_time 0 would mean "now"): the driver writes
+    RTP_INPUT."""
     samples = bytes([255, 128] * 28)
     payload = struct.pack("<BIHB", 0, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
     board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel="realtime", seq=1))

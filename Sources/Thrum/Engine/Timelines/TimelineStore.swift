@@ -39,6 +39,7 @@ final class TimelineStore {
         if let memory, bytes.count > memory {
             throw HapticEngineError.outOfTimelineMemory(needed: bytes.count, available: memory)
         }
+        var freedForeign = false
         while true {
             do {
                 let handle = try await link.upload(bytes, progress: progress)
@@ -47,12 +48,24 @@ final class TimelineStore {
                 cache.insert(bytes, handle: handle, plays: plays, sound: sound)
                 return handle
             } catch HapticEngineError.board(.noMemory?, _) {
-                guard let victim = evictionVictim(keeping: keeping) else {
-                    throw HapticEngineError.outOfTimelineMemory(
-                        needed: bytes.count, available: (session.capabilities?.timelineMemory ?? 0) - cache.bytesHeld)
+                if let victim = evictionVictim(keeping: keeping) {
+                    try await link.command { .timelineFree(tag: $0, handle: victim.handle) }
+                    counters.evictions += 1
+                    continue
                 }
-                try await link.command { .timelineFree(tag: $0, handle: victim.handle) }
-                counters.evictions += 1
+                // Timelines this engine never uploaded: an earlier host's, on a board whose firmware
+                // predates freeing them at each new session (PROTOCOL.md §4.1). Freed once, the
+                // handles this engine does not hold.
+                if !freedForeign, let count = session.capabilities?.maxTimelines {
+                    freedForeign = true
+                    let ours = Set(cache.handles)
+                    for handle in (0..<count).map(UInt8.init) where !ours.contains(handle) {
+                        try? await link.command { .timelineFree(tag: $0, handle: handle) }
+                    }
+                    continue
+                }
+                throw HapticEngineError.outOfTimelineMemory(
+                    needed: bytes.count, available: (session.capabilities?.timelineMemory ?? 0) - cache.bytesHeld)
             }
         }
     }

@@ -1,0 +1,117 @@
+import Foundation
+import Subprocess
+
+/// Finding the tools the QEMU board needs, and what to say when one is missing.
+public enum QEMUTools {
+    /// The executable `name` on `PATH`, or nil.
+    public static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    public static let missingQEMUAdvice =
+        "qemu-system-arm is not installed: run scripts/ensure-deps (or apt-get install qemu-system-arm)"
+    public static let missingCompilerAdvice =
+        "arm-none-eabi-gcc is not installed: run scripts/ensure-deps (or apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi)"
+
+    /// What is missing to boot the QEMU board (qemu-system-arm; arm-none-eabi-gcc when the image must
+    /// be built), as advice lines; empty when nothing is.
+    public static func missing(needCompiler: Bool = true) -> [String] {
+        var missing: [String] = []
+        if find("qemu-system-arm") == nil { missing.append(missingQEMUAdvice) }
+        if needCompiler, find("arm-none-eabi-gcc") == nil || find("make") == nil {
+            missing.append(missingCompilerAdvice)
+        }
+        return missing
+    }
+}
+
+/// The QEMU images of the STM32F4 port: where they are, and building them with make.
+public enum QEMUFirmware {
+    /// The checkout this module was built from: four folders above this file
+    /// (Sources/ThrumQEMU/QEMUFirmware.swift), if it still holds the port; else the current folder
+    /// or one of its parents holding `Firmware-ref/ports/stm32f4`.
+    public static var repository: URL? {
+        let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var candidates = [built]
+        var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for _ in 0..<8 {
+            candidates.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        return candidates.first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent(portPath + "/Makefile").path)
+        }
+    }
+
+    public static let portPath = "Firmware-ref/ports/stm32f4"
+
+    public static var buildAdvice: String {
+        "build it with `make -C \(repository?.appendingPathComponent(portPath).path ?? portPath) QEMU=1`"
+    }
+
+    /// `build/thrum-qemu.elf` (or `thrum-qemu-bench.elf`) of the port, whether built or not.
+    public static func image(bench: Bool = false, repository: URL? = QEMUFirmware.repository) -> URL? {
+        repository?.appendingPathComponent(portPath + "/build/" + (bench ? "thrum-qemu-bench.elf" : "thrum-qemu.elf"))
+    }
+
+    /// The image, brought up to date with `make -C Firmware-ref/ports/stm32f4 QEMU=1 [BENCH=1]` (a
+    /// no-op when nothing changed). Without arm-none-eabi-gcc an image already built is used as it
+    /// is; without one either, the error says how to get it. Two makes at once in one checkout would
+    /// race on its build folder: callers in one process serialise their calls.
+    public static func ensureImage(bench: Bool = false, target: String = "all") async throws -> URL {
+        guard let repository, let image = image(bench: bench, repository: repository) else {
+            throw QEMUBoardError(
+                "cannot find \(portPath) (run from the Thrum checkout, or give the image with --firmware)")
+        }
+        if QEMUTools.find("arm-none-eabi-gcc") == nil || QEMUTools.find("make") == nil {
+            if FileManager.default.fileExists(atPath: image.path) { return image }
+            throw QEMUBoardError("no firmware image at \(image.path), and \(QEMUTools.missingCompilerAdvice)")
+        }
+        let result = try await Subprocess.run(
+            .name("make"),
+            arguments: [
+                "--no-print-directory", "-C", repository.appendingPathComponent(portPath).path, "QEMU=1",
+                "BENCH=\(bench ? 1 : 0)", target,
+            ],
+            output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
+        guard result.terminationStatus.isSuccess, FileManager.default.fileExists(atPath: image.path) else {
+            throw QEMUBoardError(
+                "make QEMU=1\(bench ? " BENCH=1" : "") failed (\(result.terminationStatus)): "
+                    + result.standardError + result.standardOutput)
+        }
+        return image
+    }
+
+    /// `arm-none-eabi-size -A` of an image: flash (vectors, text, exidx, data) and static RAM (data,
+    /// bss, noinit), the way the port's Makefile counts them.
+    public static func size(of image: URL) async throws -> (flash: Int, ram: Int) {
+        let result = try await Subprocess.run(
+            .name("arm-none-eabi-size"), arguments: ["-A", image.path], output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 16))
+        guard result.terminationStatus.isSuccess else {
+            throw QEMUBoardError("arm-none-eabi-size -A \(image.path) failed: \(result.standardError)")
+        }
+        let text = result.standardOutput
+        var flash = 0
+        var ram = 0
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, let size = Int(fields[1]) else { continue }
+            switch fields[0] {
+            case ".isr_vector", ".text", ".ARM.exidx": flash += size
+            case ".data":
+                flash += size
+                ram += size
+            case ".bss", ".noinit": ram += size
+            default: break
+            }
+        }
+        return (flash, ram)
+    }
+}
