@@ -131,7 +131,11 @@ final class SoakBench: @unchecked Sendable {
         do {
             try await body()
         } catch {
-            if stops.withLock({ $0.count }) > stopsBefore { cutOffByStops += 1 } else { errors.append("\(what): \(error)") }
+            if stops.withLock({ $0.count }) > stopsBefore {
+                cutOffByStops += 1
+            } else {
+                errors.append("\(what): \(error)")
+            }
         }
     }
 
