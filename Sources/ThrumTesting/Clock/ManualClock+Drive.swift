@@ -16,7 +16,7 @@ extension ManualClock {
         }
         let end = now.advanced(by: limit)
         while outcome.value == nil {
-            for _ in 0..<yields { await Task.yield() }
+            await settle(yields: yields)
             if outcome.value != nil { break }
             guard now < end else {
                 task.cancel()
@@ -31,10 +31,34 @@ extension ManualClock {
     public func pass(_ duration: Duration, step: Duration = .milliseconds(1), yields: Int = 50) async {
         let end = now.advanced(by: duration)
         while now < end {
-            for _ in 0..<yields { await Task.yield() }
+            await settle(yields: yields)
             advance(by: min(step, now.duration(to: end)))
         }
-        for _ in 0..<yields { await Task.yield() }
+        await settle(yields: yields)
+    }
+
+    /// Lets the other tasks run before the clock moves on.
+    ///
+    /// Inside ``SerialExecution/run(_:)`` it yields until no other task can run (each is asleep on
+    /// a clock, waiting on an empty queue or for a reply), so the clock moves only when the system
+    /// is quiescent and virtual time never pays for host scheduling: the same figures on an idle
+    /// and on a loaded machine. At most `limit` yields: a task that never suspends, or one waiting
+    /// on another thread, must not hold time still for ever (``unsettledSteps`` counts those).
+    ///
+    /// Elsewhere it yields `yields` times, which lets the other tasks run only as long as they get
+    /// a core soon enough: under CPU load, a preempted thread's task may still be running when the
+    /// clock moves on.
+    public func settle(yields: Int = 50, limit: Int = 100_000) async {
+        guard SerialExecution.isActive else {
+            for _ in 0..<yields { await Task.yield() }
+            return
+        }
+        var spent = 0
+        repeat {
+            await Task.yield()
+            spent += 1
+        } while SerialExecution.pendingJobs > 0 && spent < limit
+        if spent >= limit { noteUnsettled() }
     }
 }
 

@@ -30,6 +30,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
         var sleepers: [Sleeper] = []
         var sleeperWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var nextID: UInt64 = 0
+        var unsettledSteps = 0
     }
 
     private let state = Locked(State())
@@ -38,6 +39,12 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     public var now: Instant { state.withLock { $0.now } }
     public var minimumResolution: Duration { .zero }
+
+    /// How many times ``settle(yields:limit:)`` gave up waiting for quiescence (0 when virtual time
+    /// only ever moved with every task suspended).
+    public var unsettledSteps: Int { state.withLock { $0.unsettledSteps } }
+
+    func noteUnsettled() { state.withLock { $0.unsettledSteps += 1 } }
 
     /// How many tasks are asleep on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
