@@ -81,6 +81,7 @@ static void clear_players_and_store(thr_core *core)
     uint8_t i;
     for (i = 0; i < THR_MAX_PLAYERS; i++) thr_player_cancel(core, i);
     for (i = 0; i < THR_MAX_TIMELINES; i++) (void)thr_store_free(core, i);
+    core->stopped_reason = 0; /* an ENGINE_STOPPED still owed to the last host is not the new one's */
 }
 
 /* a: the HELLO's payload, v its decoded fields. */
@@ -118,7 +119,8 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
         /* What the last host loaded and started goes with its session: the new host cannot name it, and
          * kept it would fill the memory run after run (PROTOCOL.md §4.1). Flash slots stay. */
         clear_players_and_store(core);
-        core->engine_running = 1; /* a new host starts with a running engine */
+        core->engine_running = 1; /* a new host starts with a running engine, */
+        core->fading = 0;         /* not with the last host's fade to a stop */
         if (thr_link_new_session_hook) thr_link_new_session_hook(core);
         l->last_rx_at = core->now;
     }

@@ -658,7 +658,15 @@ static void new_session_clears_the_store(void)
     connect_host(1); /* the same host repeating its HELLO keeps everything */
     CHECK(core->player[0].state != THR_PLAYER_IDLE);
     CHECK_EQ(core->timeline[handle].state, THR_TL_READY);
-    connect_host(2); /* another host */
+    /* The last host's ENGINE_STOP, read in the same poll as another host's HELLO: its fade and its
+     * ENGINE_STOPPED belong to no one any more, and the new host's engine runs on. */
+    host_reliable(THR_MSG_ENGINE_STOP, (const uint8_t *)"\x09\x00", 2);
+    connect_host(2);
+    board_run_ms(&board, 200);
+    host.got_count = 0;
+    test_host_collect(&host);
+    CHECK(test_host_find(&host, THR_MSG_ENGINE_STOPPED) == 0);
+    CHECK_EQ(core->engine_running, 1);
     CHECK_EQ(core->player[0].state, THR_PLAYER_IDLE);
     for (i = 0; i < THR_MAX_TIMELINES; i++) CHECK_EQ(core->timeline[i].state, THR_TL_FREE);
     CHECK_EQ(thr_store_load(core, tl, tl_length, &again), THR_STATUS_OK);
