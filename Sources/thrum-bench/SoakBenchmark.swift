@@ -29,7 +29,8 @@ final class SoakBench: @unchecked Sendable {
 
     var operations = 0
     var errors: [String] = []
-    /// Operations cut off because the engine stopped by itself meanwhile (counted apart from errors).
+    /// Operations cut off because the engine stopped by itself meanwhile or just before (counted apart
+    /// from errors).
     var cutOffByStops = 0
     /// Why the engine stopped by itself, in order.
     let stops = Locked<[String]>([])
@@ -131,7 +132,10 @@ final class SoakBench: @unchecked Sendable {
         do {
             try await body()
         } catch {
-            if stops.withLock({ $0.count }) > stopsBefore {
+            // Cut off by a stop: one that came meanwhile, or one not yet restarted from (the
+            // operation found the engine stopped).
+            let stopped = (error as? HapticEngineError).map { if case .engineNotRunning = $0 { true } else { false } }
+            if stops.withLock({ $0.count }) > stopsBefore || stopped == true {
                 cutOffByStops += 1
             } else {
                 errors.append("\(what): \(error)")
