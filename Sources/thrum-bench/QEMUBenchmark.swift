@@ -2,6 +2,7 @@ import Foundation
 import Subprocess
 import Thrum
 import ThrumQEMU
+import ThrumTesting
 
 /// `thrum-bench qemu`: the STM32F4 firmware port under qemu-system-arm (netduinoplus2).
 /// - instructions per 1 ms tick with 16 events sounding (`make qemu-bench`'s image under
@@ -126,25 +127,6 @@ struct QEMUBench {
         return (board, engine, trace)
     }
 
-    static func waitFinished(_ engine: HapticEngine, player: Int, within timeout: Duration) async -> Bool {
-        let events = engine.events
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await event in events {
-                    if case .playerFinished(let id) = event, id == player { return true }
-                }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
-
     /// The port's running maximum (`tick max N`, every 1,000 ticks) before and after a streamed pattern.
     func streamingWorstTick() async throws -> [Metric] {
         let (board, engine, trace) = try await Self.board(icount: true)
@@ -156,7 +138,10 @@ struct QEMUBench {
             try await Task.sleep(for: .milliseconds(20))
         }
         let before = trace.tickMaxima.last ?? 0
-        let finished = Task { await Self.waitFinished(engine, player: player.id, within: .seconds(60)) }
+        let events = engine.events
+        let finished = Task {
+            await events.first(within: .seconds(60)) { $0 == .playerFinished(player: player.id) } != nil
+        }
         try await player.start(atTime: HapticEngine.timeImmediate)
         let done = await finished.value
         let pieces = await engine.statistics.streamedPieces

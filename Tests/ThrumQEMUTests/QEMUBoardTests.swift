@@ -98,7 +98,7 @@ struct QEMUBoardTests {
         let player = try await engine.makePlayer(with: pattern)
         let start = try await Self.scheduleStart(player, on: engine)
         if pattern.duration <= window {
-            let finished = await QEMUHarness.event(events, within: .seconds(window + 10)) {
+            let finished = await events.first(within: .seconds(window + 10)) {
                 if case .playerFinished(let id) = $0 { return id == player.id }
                 return false
             }
@@ -171,7 +171,7 @@ struct QEMUBoardTests {
         #expect(read == compiled, "read back \(read.count) bytes, compiled \(compiled.count)")
         let events = engine.events
         let player = try await engine.playFlash(slot: 1)
-        let finished = await QEMUHarness.event(events, within: .seconds(10)) {
+        let finished = await events.first(within: .seconds(10)) {
             if case .playerFinished(let id) = $0 { return id == player }
             return false
         }
@@ -206,7 +206,7 @@ struct QEMUBoardTests {
         defer { watcher.cancel() }
         let player = try await engine.makePlayer(with: Self.large)
         let finished = Task {
-            await QEMUHarness.event(engine.events, within: .seconds(40)) {
+            await engine.events.first(within: .seconds(40)) {
                 if case .playerFinished(let id) = $0 { return id == player.id }
                 return false
             }
@@ -311,7 +311,7 @@ struct QEMUBoardTests {
         let events = engine.events
         let player = try await engine.makePlayer(with: Self.tap)
         try await player.start(atTime: HapticEngine.timeImmediate)
-        let finished = await QEMUHarness.event(events, within: .seconds(5)) {
+        let finished = await events.first(within: .seconds(5)) {
             if case .playerFinished(let id) = $0 { return id == player.id }
             return false
         }
@@ -328,12 +328,12 @@ struct QEMUBoardTests {
         try await player.start(atTime: HapticEngine.timeImmediate)
         try await line.inject(Array("THRUM-QEMU-STALL".utf8))
         #expect(await QEMUHarness.poll(.seconds(5)) { !trace.bootEpochs.isEmpty }, "no `boot epoch` line")
-        let reset = await QEMUHarness.event(events, within: .seconds(10)) { $0 == .reset }
+        let reset = await events.first(within: .seconds(10)) { $0 == .reset }
         #expect(reset != nil, "the engine did not report the reset")
         #expect(await !engine.isRunning)
         try await QEMUHarness.within(.seconds(15), "engine restart") { try await engine.start() }
         let finished = Task {
-            await QEMUHarness.event(engine.events, within: .seconds(5)) {
+            await engine.events.first(within: .seconds(5)) {
                 if case .playerFinished(let id) = $0 { return id == player.id }
                 return false
             }

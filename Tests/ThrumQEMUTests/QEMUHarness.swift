@@ -96,26 +96,6 @@ enum QEMUHarness {
         return try await condition()
     }
 
-    /// The first event matching `predicate` within `timeout`, else nil.
-    static func event(
-        _ events: AsyncStream<HapticEngineEvent>, within timeout: Duration,
-        where predicate: @escaping @Sendable (HapticEngineEvent) -> Bool
-    ) async -> HapticEngineEvent? {
-        await withTaskGroup(of: HapticEngineEvent?.self) { group in
-            group.addTask {
-                for await event in events where predicate(event) { return event }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
     /// Runs `body`, failing with `TimedOut` after `timeout`.
     static func within<T: Sendable>(
         _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T

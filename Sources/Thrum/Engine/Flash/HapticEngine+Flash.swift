@@ -10,13 +10,13 @@ extension HapticEngine {
     ) async throws {
         try flash.checkSlot(slot)
         let timeline = try Self.compile(audioResources.resolve(pattern))
-        let sent = SentBytes()
+        let sent = Locked(0)  // bytes sent so far: how far a store cut off got
         try await HapticEngineError.naming(
-            "storing flash slot \(slot) (\(sent.count) of \(timeline.bytes.count) bytes sent)",
+            "storing flash slot \(slot) (\(sent.withLock { $0 }) of \(timeline.bytes.count) bytes sent)",
             lost: "slot \(slot) keeps what it held before, as the board writes a slot only once all of it has arrived"
         ) {
             try await flash.store(timeline, slot: slot) { done, total in
-                sent.count = done
+                sent.withLock { $0 = done }
                 progress?(done, total)
             }
         }
@@ -46,14 +46,5 @@ extension HapticEngine {
         let id = players.register()
         try await flash.play(slot: slot, player: id, at: at)
         return id
-    }
-}
-
-/// Bytes of an upload sent so far, for the error that says how far a cut-off store got.
-private final class SentBytes: Sendable {
-    private let value = Locked(0)
-    var count: Int {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
     }
 }
