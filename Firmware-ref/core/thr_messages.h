@@ -37,10 +37,13 @@ static const uint8_t thr_msg_schema[] = {
     40, 2, 2, 1,  /* PLAYER_CANCEL */
     41, 5, 2, 1, 1, 4, 3,  /* PLAYER_PARAM */
     42, 5, 2, 1, 1, 3, 9, 64, 2, 3, 4,  /* PLAYER_CURVE */
+    43, 4, 2, 1, 3, 9, 8, 1, 1,  /* PLAYER_CHANNELS */
     48, 1, 2,  /* ENGINE_START */
     49, 1, 2,  /* ENGINE_STOP */
     50, 6, 2, 1, 1, 2, 2, 2,  /* ACTUATOR_CONFIG */
     51, 2, 2, 1,  /* ACTUATOR_CALIBRATE */
+    52, 2, 2, 5,  /* CLOCK_TRIM */
+    53, 2, 2, 1,  /* CHANNEL_READ */
     64, 3, 2, 1, 1,  /* SLOT_STORE */
     65, 1, 2,  /* SLOT_LIST */
     66, 4, 2, 1, 3, 2,  /* SLOT_READ */
@@ -79,10 +82,13 @@ static const uint8_t thr_msg_schema_all[] = {
     40, 2, 2, 1,  /* PLAYER_CANCEL */
     41, 5, 2, 1, 1, 4, 3,  /* PLAYER_PARAM */
     42, 5, 2, 1, 1, 3, 9, 64, 2, 3, 4,  /* PLAYER_CURVE */
+    43, 4, 2, 1, 3, 9, 8, 1, 1,  /* PLAYER_CHANNELS */
     48, 1, 2,  /* ENGINE_START */
     49, 1, 2,  /* ENGINE_STOP */
     50, 6, 2, 1, 1, 2, 2, 2,  /* ACTUATOR_CONFIG */
     51, 2, 2, 1,  /* ACTUATOR_CALIBRATE */
+    52, 2, 2, 5,  /* CLOCK_TRIM */
+    53, 2, 2, 1,  /* CHANNEL_READ */
     64, 3, 2, 1, 1,  /* SLOT_STORE */
     65, 1, 2,  /* SLOT_LIST */
     66, 4, 2, 1, 3, 2,  /* SLOT_READ */
@@ -103,6 +109,7 @@ static const uint8_t thr_msg_schema_all[] = {
     131, 5, 2, 1, 1, 3, 8,  /* SLOT_DATA */
     132, 6, 2, 1, 1, 3, 2, 8,  /* TRACE_DATA */
     133, 5, 2, 1, 1, 2, 3,  /* CALIBRATION_RESULT */
+    134, 4, 2, 1, 1, 7, 16,  /* CHANNEL_REPLY */
     0xFF
 };
 #endif
@@ -464,6 +471,27 @@ THR_ACCESSOR const uint8_t *thr_get_player_curve_points_item(const uint8_t *p, u
 THR_ACCESSOR uint32_t thr_get_player_curve_points_time(const uint8_t *item) { return thr_get32(item + THR_PLAYER_CURVE_POINTS_TIME_AT); }
 THR_ACCESSOR int32_t thr_get_player_curve_points_value(const uint8_t *item) { return (int32_t)(int16_t)thr_get16(item + THR_PLAYER_CURVE_POINTS_VALUE_AT); }
 
+/* ---- PLAYER_CHANNELS (43, host to board) ---- */
+#define THR_PLAYER_CHANNELS_MAX_SIZE 16u   /* every string and list at its max */
+#define THR_PLAYER_CHANNELS_TAG_AT 0u /* u16 */
+#define THR_PLAYER_CHANNELS_TAG_FIELD 0u   /* decoded value index */
+#define THR_PLAYER_CHANNELS_PLAYER_AT 2u /* u8 */
+#define THR_PLAYER_CHANNELS_PLAYER_FIELD 1u   /* decoded value index */
+#define THR_PLAYER_CHANNELS_AT_TIME_AT 3u /* u32 */
+#define THR_PLAYER_CHANNELS_AT_TIME_FIELD 2u   /* decoded value index */
+#define THR_PLAYER_CHANNELS_CHANNELS_AT 7u /* list */
+#define THR_PLAYER_CHANNELS_CHANNELS_FIELD 3u   /* decoded value index */
+#define THR_PLAYER_CHANNELS_CHANNELS_MAX 8u
+#define THR_PLAYER_CHANNELS_CHANNELS_ITEMS_AT 8u
+#define THR_PLAYER_CHANNELS_CHANNELS_ITEM_SIZE 1u
+#define THR_PLAYER_CHANNELS_CHANNELS_CHANNEL_AT 0u   /* u8, in an item */
+THR_ACCESSOR uint16_t thr_get_player_channels_tag(const uint32_t *v) { return (uint16_t)v[THR_PLAYER_CHANNELS_TAG_FIELD]; }
+THR_ACCESSOR uint8_t thr_get_player_channels_player(const uint8_t *p) { return p[THR_PLAYER_CHANNELS_PLAYER_AT]; }
+THR_ACCESSOR uint32_t thr_get_player_channels_at_time(const uint32_t *v) { return v[THR_PLAYER_CHANNELS_AT_TIME_FIELD]; }
+THR_ACCESSOR uint8_t thr_get_player_channels_channels_count(const uint8_t *p) { return p[THR_PLAYER_CHANNELS_CHANNELS_AT]; }
+THR_ACCESSOR const uint8_t *thr_get_player_channels_channels_item(const uint8_t *p, unsigned i) { return p + THR_PLAYER_CHANNELS_CHANNELS_ITEMS_AT + i * THR_PLAYER_CHANNELS_CHANNELS_ITEM_SIZE; }
+THR_ACCESSOR uint8_t thr_get_player_channels_channels_channel(const uint8_t *item) { return item[THR_PLAYER_CHANNELS_CHANNELS_CHANNEL_AT]; }
+
 /* ---- ENGINE_START (48, host to board) ---- */
 #define THR_ENGINE_START_SIZE 2u
 #define THR_ENGINE_START_TAG_AT 0u /* u16 */
@@ -505,6 +533,24 @@ THR_ACCESSOR uint16_t thr_get_actuator_config_max_mv(const uint32_t *v) { return
 #define THR_ACTUATOR_CALIBRATE_CHANNEL_FIELD 1u   /* decoded value index */
 THR_ACCESSOR uint16_t thr_get_actuator_calibrate_tag(const uint32_t *v) { return (uint16_t)v[THR_ACTUATOR_CALIBRATE_TAG_FIELD]; }
 THR_ACCESSOR uint8_t thr_get_actuator_calibrate_channel(const uint8_t *p) { return p[THR_ACTUATOR_CALIBRATE_CHANNEL_AT]; }
+
+/* ---- CLOCK_TRIM (52, host to board) ---- */
+#define THR_CLOCK_TRIM_SIZE 6u
+#define THR_CLOCK_TRIM_TAG_AT 0u /* u16 */
+#define THR_CLOCK_TRIM_TAG_FIELD 0u   /* decoded value index */
+#define THR_CLOCK_TRIM_RATE_PPB_AT 2u /* i32 */
+#define THR_CLOCK_TRIM_RATE_PPB_FIELD 1u   /* decoded value index */
+THR_ACCESSOR uint16_t thr_get_clock_trim_tag(const uint32_t *v) { return (uint16_t)v[THR_CLOCK_TRIM_TAG_FIELD]; }
+THR_ACCESSOR int32_t thr_get_clock_trim_rate_ppb(const uint32_t *v) { return (int32_t)v[THR_CLOCK_TRIM_RATE_PPB_FIELD]; }
+
+/* ---- CHANNEL_READ (53, host to board) ---- */
+#define THR_CHANNEL_READ_SIZE 3u
+#define THR_CHANNEL_READ_TAG_AT 0u /* u16 */
+#define THR_CHANNEL_READ_TAG_FIELD 0u   /* decoded value index */
+#define THR_CHANNEL_READ_CHANNEL_AT 2u /* u8 */
+#define THR_CHANNEL_READ_CHANNEL_FIELD 1u   /* decoded value index */
+THR_ACCESSOR uint16_t thr_get_channel_read_tag(const uint32_t *v) { return (uint16_t)v[THR_CHANNEL_READ_TAG_FIELD]; }
+THR_ACCESSOR uint8_t thr_get_channel_read_channel(const uint8_t *p) { return p[THR_CHANNEL_READ_CHANNEL_AT]; }
 
 /* ---- SLOT_STORE (64, host to board) ---- */
 #define THR_SLOT_STORE_SIZE 4u
@@ -754,6 +800,21 @@ THR_ACCESSOR void thr_put_calibration_result_channel(uint8_t *p, uint8_t x) { p[
 THR_ACCESSOR void thr_put_calibration_result_resonant_dhz(uint8_t *p, uint16_t x) { thr_put16(p + THR_CALIBRATION_RESULT_RESONANT_DHZ_AT, x); }
 THR_ACCESSOR void thr_put_calibration_result_impedance_mohm(uint8_t *p, uint32_t x) { thr_put32(p + THR_CALIBRATION_RESULT_IMPEDANCE_MOHM_AT, x); }
 
+/* ---- CHANNEL_REPLY (134, board to host) ---- */
+#define THR_CHANNEL_REPLY_MAX_SIZE 21u   /* every string and list at its max */
+#define THR_CHANNEL_REPLY_TAG_AT 0u /* u16 */
+#define THR_CHANNEL_REPLY_STATUS_AT 2u /* u8, enum status */
+#define THR_CHANNEL_REPLY_CHANNEL_AT 3u /* u8 */
+#define THR_CHANNEL_REPLY_NAME_AT 4u /* str */
+#define THR_CHANNEL_REPLY_NAME_MAX 16u
+#define THR_CHANNEL_REPLY_NAME_TEXT_AT 5u
+THR_ACCESSOR void thr_put_channel_reply_tag(uint8_t *p, uint16_t x) { thr_put16(p + THR_CHANNEL_REPLY_TAG_AT, x); }
+THR_ACCESSOR void thr_put_channel_reply_status(uint8_t *p, thr_status x) { p[THR_CHANNEL_REPLY_STATUS_AT] = (uint8_t)x; }
+THR_ACCESSOR void thr_put_channel_reply_channel(uint8_t *p, uint8_t x) { p[THR_CHANNEL_REPLY_CHANNEL_AT] = (uint8_t)x; }
+THR_ACCESSOR uint8_t *thr_put_channel_reply_name_text(uint8_t *p) { return p + THR_CHANNEL_REPLY_NAME_TEXT_AT; }
+/* writes the length of the text already written; returns the end of the text */
+THR_ACCESSOR uint8_t *thr_put_channel_reply_name_length(uint8_t *p, uint8_t n) { p[THR_CHANNEL_REPLY_NAME_AT] = n; return p + THR_CHANNEL_REPLY_NAME_TEXT_AT + n; }
+
 #ifdef THR_MESSAGES_TIMED
 /* The commands with a tag and an at_time: id, decoded value index of at_time. */
 static const uint8_t thr_msg_timed[][2] = {
@@ -764,6 +825,7 @@ static const uint8_t thr_msg_timed[][2] = {
     { THR_MSG_PLAYER_SEEK, THR_PLAYER_SEEK_AT_TIME_FIELD },
     { THR_MSG_PLAYER_PARAM, THR_PLAYER_PARAM_AT_TIME_FIELD },
     { THR_MSG_PLAYER_CURVE, THR_PLAYER_CURVE_AT_TIME_FIELD },
+    { THR_MSG_PLAYER_CHANNELS, THR_PLAYER_CHANNELS_AT_TIME_FIELD },
     { THR_MSG_SLOT_PLAY, THR_SLOT_PLAY_AT_TIME_FIELD },
 };
 #endif

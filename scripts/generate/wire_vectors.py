@@ -158,6 +158,10 @@ samples = {
     "SLOT_DATA": ({"tag": 22, "status": 0, "slot": 3, "offset": 1024, "data": "54484d4c00"}, dict(seq=9, ack=30)),
     "TRACE_DATA": ({"tag": 26, "status": 0, "channel": 0, "from_time": 1000000, "tick": 1000, "samples": "0000ff3f00c0"}, dict(seq=10, ack=30)),
     "CALIBRATION_RESULT": ({"tag": 19, "status": 0, "channel": 1, "resonant_dhz": 1712, "impedance_mohm": 24500}, dict(seq=11, ack=30)),
+    "PLAYER_CHANNELS": ({"tag": 27, "player": 1, "at_time": 2500000, "channels": [{"channel": 2}, {"channel": 0}, {"channel": 3}]}, dict(seq=27)),
+    "CLOCK_TRIM": ({"tag": 28, "rate_ppb": -40125}, dict(seq=28)),
+    "CHANNEL_READ": ({"tag": 29, "channel": 1}, dict(seq=29)),
+    "CHANNEL_REPLY": ({"tag": 29, "status": 0, "channel": 1, "name": "thumb"}, dict(seq=12, ack=30)),
 }
 assert set(samples) == set(by_name), set(by_name) ^ set(samples)
 message_cases = []

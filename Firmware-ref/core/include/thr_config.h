@@ -73,6 +73,7 @@ typedef struct thr_channel_config {
     uint16_t resonant_dhz; /* LRA resonance in 0.1 Hz (0 for ERM) */
     uint16_t rated_mv;     /* continuous rating (RMS); full intensity drives this */
     uint16_t max_mv;       /* overdrive clamp (peak); never exceeded */
+    const char *name;      /* short name for hosts (CHANNEL_REPLY), <= 16 bytes: "left", "thumb"; NULL = none */
 } thr_channel_config;
 
 typedef struct thr_board_config {

@@ -4,7 +4,7 @@
 #define THR_WIRE_H
 
 #define THR_WIRE_MAJOR 1u
-#define THR_WIRE_MINOR 1u
+#define THR_WIRE_MINOR 2u
 #define THR_FRAME_FORMAT 1u
 
 typedef enum thr_channel {
@@ -36,10 +36,13 @@ typedef enum thr_msg_type {
     THR_MSG_PLAYER_CANCEL = 40,
     THR_MSG_PLAYER_PARAM = 41,
     THR_MSG_PLAYER_CURVE = 42,
+    THR_MSG_PLAYER_CHANNELS = 43,
     THR_MSG_ENGINE_START = 48,
     THR_MSG_ENGINE_STOP = 49,
     THR_MSG_ACTUATOR_CONFIG = 50,
     THR_MSG_ACTUATOR_CALIBRATE = 51,
+    THR_MSG_CLOCK_TRIM = 52,
+    THR_MSG_CHANNEL_READ = 53,
     THR_MSG_SLOT_STORE = 64,
     THR_MSG_SLOT_LIST = 65,
     THR_MSG_SLOT_READ = 66,
@@ -60,6 +63,7 @@ typedef enum thr_msg_type {
     THR_MSG_SLOT_DATA = 131,
     THR_MSG_TRACE_DATA = 132,
     THR_MSG_CALIBRATION_RESULT = 133,
+    THR_MSG_CHANNEL_REPLY = 134,
 } thr_msg_type;
 
 typedef enum thr_status {
@@ -122,8 +126,9 @@ typedef enum thr_parameter {
     THR_PARAMETER_AUDIO_ATTACK_TIME_CONTROL = 8,
     THR_PARAMETER_AUDIO_DECAY_TIME_CONTROL = 9,
     THR_PARAMETER_AUDIO_RELEASE_TIME_CONTROL = 10,
+    THR_PARAMETER_CHANNEL_PAN_CONTROL = 11,
 } thr_parameter;
-#define THR_PARAMETER_COUNT 11u   /* values 0 .. count - 1 */
+#define THR_PARAMETER_COUNT 12u   /* values 0 .. count - 1 */
 
 typedef enum thr_log_level {
     THR_LOG_LEVEL_DEBUG = 0,

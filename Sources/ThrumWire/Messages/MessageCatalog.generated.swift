@@ -24,10 +24,13 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case playerCancel = 40
     case playerParam = 41
     case playerCurve = 42
+    case playerChannels = 43
     case engineStart = 48
     case engineStop = 49
     case actuatorConfig = 50
     case actuatorCalibrate = 51
+    case clockTrim = 52
+    case channelRead = 53
     case slotStore = 64
     case slotList = 65
     case slotRead = 66
@@ -48,6 +51,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case slotData = 131
     case traceData = 132
     case calibrationResult = 133
+    case channelReply = 134
 
     /// The name used by the spec and the vectors.
     public var name: String {
@@ -74,10 +78,13 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
         case .playerCancel: "PLAYER_CANCEL"
         case .playerParam: "PLAYER_PARAM"
         case .playerCurve: "PLAYER_CURVE"
+        case .playerChannels: "PLAYER_CHANNELS"
         case .engineStart: "ENGINE_START"
         case .engineStop: "ENGINE_STOP"
         case .actuatorConfig: "ACTUATOR_CONFIG"
         case .actuatorCalibrate: "ACTUATOR_CALIBRATE"
+        case .clockTrim: "CLOCK_TRIM"
+        case .channelRead: "CHANNEL_READ"
         case .slotStore: "SLOT_STORE"
         case .slotList: "SLOT_LIST"
         case .slotRead: "SLOT_READ"
@@ -98,13 +105,14 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
         case .slotData: "SLOT_DATA"
         case .traceData: "TRACE_DATA"
         case .calibrationResult: "CALIBRATION_RESULT"
+        case .channelReply: "CHANNEL_REPLY"
         }
     }
 }
 
 public enum MessageCatalog {
     public static let major: UInt8 = 1
-    public static let minor: UInt8 = 1
+    public static let minor: UInt8 = 2
 
     public static let all: [MessageSpec] = [
         MessageSpec(type: .ack, direction: .both, channel: .control, fields: []),
@@ -129,10 +137,13 @@ public enum MessageCatalog {
         MessageSpec(type: .playerCancel, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("player", .u8)]),
         MessageSpec(type: .playerParam, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("player", .u8), FieldSpec("parameter", .u8), FieldSpec("value", .i16), FieldSpec("at_time", .u32)]),
         MessageSpec(type: .playerCurve, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("player", .u8), FieldSpec("parameter", .u8), FieldSpec("at_time", .u32), FieldSpec("points", .list(max: 64, item: [FieldSpec("time", .u32), FieldSpec("value", .i16)]))]),
+        MessageSpec(type: .playerChannels, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("player", .u8), FieldSpec("at_time", .u32), FieldSpec("channels", .list(max: 8, item: [FieldSpec("channel", .u8)]))]),
         MessageSpec(type: .engineStart, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16)]),
         MessageSpec(type: .engineStop, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16)]),
         MessageSpec(type: .actuatorConfig, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("channel", .u8), FieldSpec("kind", .u8), FieldSpec("resonant_dhz", .u16), FieldSpec("rated_mv", .u16), FieldSpec("max_mv", .u16)]),
         MessageSpec(type: .actuatorCalibrate, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("channel", .u8)]),
+        MessageSpec(type: .clockTrim, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("rate_ppb", .i32)]),
+        MessageSpec(type: .channelRead, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("channel", .u8)]),
         MessageSpec(type: .slotStore, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("handle", .u8), FieldSpec("slot", .u8)]),
         MessageSpec(type: .slotList, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16)]),
         MessageSpec(type: .slotRead, direction: .hostToBoard, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("slot", .u8), FieldSpec("offset", .u32), FieldSpec("length", .u16)]),
@@ -153,6 +164,7 @@ public enum MessageCatalog {
         MessageSpec(type: .slotData, direction: .boardToHost, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("status", .u8), FieldSpec("slot", .u8), FieldSpec("offset", .u32), FieldSpec("data", .bytes)]),
         MessageSpec(type: .traceData, direction: .boardToHost, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("status", .u8), FieldSpec("channel", .u8), FieldSpec("from_time", .u32), FieldSpec("tick", .u16), FieldSpec("samples", .bytes)]),
         MessageSpec(type: .calibrationResult, direction: .boardToHost, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("status", .u8), FieldSpec("channel", .u8), FieldSpec("resonant_dhz", .u16), FieldSpec("impedance_mohm", .u32)]),
+        MessageSpec(type: .channelReply, direction: .boardToHost, channel: .reliable, fields: [FieldSpec("tag", .u16), FieldSpec("status", .u8), FieldSpec("channel", .u8), FieldSpec("name", .str(max: 16))]),
     ]
 }
 
@@ -325,9 +337,10 @@ public struct WireParameter: RawRepresentable, Hashable, Sendable, Codable, Cust
     public static let audioAttackTimeControl = WireParameter(rawValue: 8)
     public static let audioDecayTimeControl = WireParameter(rawValue: 9)
     public static let audioReleaseTimeControl = WireParameter(rawValue: 10)
+    public static let channelPanControl = WireParameter(rawValue: 11)
 
     /// Every value messages.json names.
-    public static let known: [WireParameter] = [.intensityControl, .sharpnessControl, .attackTimeControl, .decayTimeControl, .releaseTimeControl, .audioVolumeControl, .audioPanControl, .audioPitchControl, .audioAttackTimeControl, .audioDecayTimeControl, .audioReleaseTimeControl]
+    public static let known: [WireParameter] = [.intensityControl, .sharpnessControl, .attackTimeControl, .decayTimeControl, .releaseTimeControl, .audioVolumeControl, .audioPanControl, .audioPitchControl, .audioAttackTimeControl, .audioDecayTimeControl, .audioReleaseTimeControl, .channelPanControl]
 
     /// The name messages.json gives this value, nil for a number it does not name.
     public var name: String? {
@@ -343,6 +356,7 @@ public struct WireParameter: RawRepresentable, Hashable, Sendable, Codable, Cust
         case 8: "audio_attack_time_control"
         case 9: "audio_decay_time_control"
         case 10: "audio_release_time_control"
+        case 11: "channel_pan_control"
         default: nil
         }
     }

@@ -25,10 +25,13 @@ public enum WireMessage: Hashable, Sendable {
     case playerCancel(PlayerCancel)
     case playerParam(PlayerParam)
     case playerCurve(PlayerCurve)
+    case playerChannels(PlayerChannels)
     case engineStart(EngineStart)
     case engineStop(EngineStop)
     case actuatorConfig(ActuatorConfig)
     case actuatorCalibrate(ActuatorCalibrate)
+    case clockTrim(ClockTrim)
+    case channelRead(ChannelRead)
     case slotStore(SlotStore)
     case slotList(SlotList)
     case slotRead(SlotRead)
@@ -49,6 +52,7 @@ public enum WireMessage: Hashable, Sendable {
     case slotData(SlotData)
     case traceData(TraceData)
     case calibrationResult(CalibrationResult)
+    case channelReply(ChannelReply)
 
     public var type: MessageType {
         switch self {
@@ -74,10 +78,13 @@ public enum WireMessage: Hashable, Sendable {
         case .playerCancel: .playerCancel
         case .playerParam: .playerParam
         case .playerCurve: .playerCurve
+        case .playerChannels: .playerChannels
         case .engineStart: .engineStart
         case .engineStop: .engineStop
         case .actuatorConfig: .actuatorConfig
         case .actuatorCalibrate: .actuatorCalibrate
+        case .clockTrim: .clockTrim
+        case .channelRead: .channelRead
         case .slotStore: .slotStore
         case .slotList: .slotList
         case .slotRead: .slotRead
@@ -98,6 +105,7 @@ public enum WireMessage: Hashable, Sendable {
         case .slotData: .slotData
         case .traceData: .traceData
         case .calibrationResult: .calibrationResult
+        case .channelReply: .channelReply
         }
     }
 
@@ -119,10 +127,13 @@ public enum WireMessage: Hashable, Sendable {
         case .playerCancel(let message): message.tag
         case .playerParam(let message): message.tag
         case .playerCurve(let message): message.tag
+        case .playerChannels(let message): message.tag
         case .engineStart(let message): message.tag
         case .engineStop(let message): message.tag
         case .actuatorConfig(let message): message.tag
         case .actuatorCalibrate(let message): message.tag
+        case .clockTrim(let message): message.tag
+        case .channelRead(let message): message.tag
         case .slotStore(let message): message.tag
         case .slotList(let message): message.tag
         case .slotRead(let message): message.tag
@@ -137,6 +148,7 @@ public enum WireMessage: Hashable, Sendable {
         case .slotData(let message): message.tag
         case .traceData(let message): message.tag
         case .calibrationResult(let message): message.tag
+        case .channelReply(let message): message.tag
         default: nil
         }
     }
@@ -151,6 +163,7 @@ public enum WireMessage: Hashable, Sendable {
         case .slotData(let message): message.status
         case .traceData(let message): message.status
         case .calibrationResult(let message): message.status
+        case .channelReply(let message): message.status
         default: nil
         }
     }
@@ -179,10 +192,13 @@ public enum WireMessage: Hashable, Sendable {
         case .playerCancel(let message): message.encode(into: &writer)
         case .playerParam(let message): message.encode(into: &writer)
         case .playerCurve(let message): try message.encode(into: &writer)
+        case .playerChannels(let message): try message.encode(into: &writer)
         case .engineStart(let message): message.encode(into: &writer)
         case .engineStop(let message): message.encode(into: &writer)
         case .actuatorConfig(let message): message.encode(into: &writer)
         case .actuatorCalibrate(let message): message.encode(into: &writer)
+        case .clockTrim(let message): message.encode(into: &writer)
+        case .channelRead(let message): message.encode(into: &writer)
         case .slotStore(let message): message.encode(into: &writer)
         case .slotList(let message): message.encode(into: &writer)
         case .slotRead(let message): message.encode(into: &writer)
@@ -203,6 +219,7 @@ public enum WireMessage: Hashable, Sendable {
         case .slotData(let message): message.encode(into: &writer)
         case .traceData(let message): message.encode(into: &writer)
         case .calibrationResult(let message): message.encode(into: &writer)
+        case .channelReply(let message): try message.encode(into: &writer)
         }
     }
 
@@ -230,10 +247,13 @@ public enum WireMessage: Hashable, Sendable {
         case .playerCancel: .playerCancel(try PlayerCancel(from: &reader))
         case .playerParam: .playerParam(try PlayerParam(from: &reader))
         case .playerCurve: .playerCurve(try PlayerCurve(from: &reader))
+        case .playerChannels: .playerChannels(try PlayerChannels(from: &reader))
         case .engineStart: .engineStart(try EngineStart(from: &reader))
         case .engineStop: .engineStop(try EngineStop(from: &reader))
         case .actuatorConfig: .actuatorConfig(try ActuatorConfig(from: &reader))
         case .actuatorCalibrate: .actuatorCalibrate(try ActuatorCalibrate(from: &reader))
+        case .clockTrim: .clockTrim(try ClockTrim(from: &reader))
+        case .channelRead: .channelRead(try ChannelRead(from: &reader))
         case .slotStore: .slotStore(try SlotStore(from: &reader))
         case .slotList: .slotList(try SlotList(from: &reader))
         case .slotRead: .slotRead(try SlotRead(from: &reader))
@@ -254,6 +274,7 @@ public enum WireMessage: Hashable, Sendable {
         case .slotData: .slotData(try SlotData(from: &reader))
         case .traceData: .traceData(try TraceData(from: &reader))
         case .calibrationResult: .calibrationResult(try CalibrationResult(from: &reader))
+        case .channelReply: .channelReply(try ChannelReply(from: &reader))
         }
     }
 
@@ -283,10 +304,13 @@ public enum WireMessage: Hashable, Sendable {
         case .playerCancel: self = .playerCancel(try PlayerCancel(from: decoder))
         case .playerParam: self = .playerParam(try PlayerParam(from: decoder))
         case .playerCurve: self = .playerCurve(try PlayerCurve(from: decoder))
+        case .playerChannels: self = .playerChannels(try PlayerChannels(from: decoder))
         case .engineStart: self = .engineStart(try EngineStart(from: decoder))
         case .engineStop: self = .engineStop(try EngineStop(from: decoder))
         case .actuatorConfig: self = .actuatorConfig(try ActuatorConfig(from: decoder))
         case .actuatorCalibrate: self = .actuatorCalibrate(try ActuatorCalibrate(from: decoder))
+        case .clockTrim: self = .clockTrim(try ClockTrim(from: decoder))
+        case .channelRead: self = .channelRead(try ChannelRead(from: decoder))
         case .slotStore: self = .slotStore(try SlotStore(from: decoder))
         case .slotList: self = .slotList(try SlotList(from: decoder))
         case .slotRead: self = .slotRead(try SlotRead(from: decoder))
@@ -307,6 +331,7 @@ public enum WireMessage: Hashable, Sendable {
         case .slotData: self = .slotData(try SlotData(from: decoder))
         case .traceData: self = .traceData(try TraceData(from: decoder))
         case .calibrationResult: self = .calibrationResult(try CalibrationResult(from: decoder))
+        case .channelReply: self = .channelReply(try ChannelReply(from: decoder))
         }
     }
 }
@@ -1338,6 +1363,69 @@ extension WireMessage {
 }
 
 extension WireMessage {
+    /// PLAYER_CHANNELS (0x2B), host to board, reliable.
+    /// Message set 1.2: the channels a player renders on, from at_time (0 = now), in pan order (SEMANTICS.md section 8). An empty list means every channel. PLAYER_START and SLOT_PLAY reset a player to every channel; a host that wants fewer sends this after them.
+    public struct PlayerChannels: Hashable, Sendable, Codable {
+        public var tag: UInt16
+        public var player: UInt8
+        /// [us] board clock; 0 = now
+        public var atTime: UInt32
+        /// channel indices, each at most once, in pan order
+        public var channels: [PlayerChannels.Channel]
+
+        /// One item of `channels`.
+        public struct Channel: Hashable, Sendable, Codable {
+            public var channel: UInt8
+
+            public init(channel: UInt8) {
+                self.channel = channel
+            }
+
+            init(from reader: inout PayloadReader, path: String) throws(MessageCodecError) {
+                channel = try reader.u8(path + "channel")
+            }
+
+            func encode(into writer: inout PayloadWriter, path: String) {
+                writer.u8(channel)
+            }
+        }
+
+        public init(tag: UInt16, player: UInt8, atTime: UInt32, channels: [PlayerChannels.Channel]) {
+            self.tag = tag
+            self.player = player
+            self.atTime = atTime
+            self.channels = channels
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case tag
+            case player
+            case atTime = "at_time"
+            case channels
+        }
+
+        init(from reader: inout PayloadReader) throws(MessageCodecError) {
+            tag = try reader.u16("tag")
+            player = try reader.u8("player")
+            atTime = try reader.u32("at_time")
+            channels = try reader.list("channels", max: 8) { reader, path throws(MessageCodecError) in try Channel(from: &reader, path: path) }
+        }
+
+        func encode(into writer: inout PayloadWriter) throws(MessageCodecError) {
+            writer.u16(tag)
+            writer.u8(player)
+            writer.u32(atTime)
+            try writer.list(channels, max: 8, field: "channels") { writer, item, path throws(MessageCodecError) in try item.encode(into: &writer, path: path) }
+        }
+    }
+
+    /// PLAYER_CHANNELS with these fields.
+    public static func playerChannels(tag: UInt16, player: UInt8, atTime: UInt32, channels: [PlayerChannels.Channel]) -> WireMessage {
+        .playerChannels(PlayerChannels(tag: tag, player: player, atTime: atTime, channels: channels))
+    }
+}
+
+extension WireMessage {
     /// ENGINE_START (0x30), host to board, reliable.
     /// Wake the drivers from standby.
     public struct EngineStart: Hashable, Sendable, Codable {
@@ -1468,6 +1556,70 @@ extension WireMessage {
     /// ACTUATOR_CALIBRATE with these fields.
     public static func actuatorCalibrate(tag: UInt16, channel: UInt8) -> WireMessage {
         .actuatorCalibrate(ActuatorCalibrate(tag: tag, channel: channel))
+    }
+}
+
+extension WireMessage {
+    /// CLOCK_TRIM (0x34), host to board, reliable.
+    /// Message set 1.2: players advance through their patterns at (1 + rate_ppb / 10^9) pattern microseconds per board microsecond, so that a board whose crystal runs fast or slow keeps the host's time over a long pattern (a rig, SEMANTICS.md section 7.5). 0 after HELLO.
+    public struct ClockTrim: Hashable, Sendable, Codable {
+        public var tag: UInt16
+        /// [1e-9] -1,000,000..1,000,000
+        public var ratePpb: Int32
+
+        public init(tag: UInt16, ratePpb: Int32) {
+            self.tag = tag
+            self.ratePpb = ratePpb
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case tag
+            case ratePpb = "rate_ppb"
+        }
+
+        init(from reader: inout PayloadReader) throws(MessageCodecError) {
+            tag = try reader.u16("tag")
+            ratePpb = try reader.i32("rate_ppb")
+        }
+
+        func encode(into writer: inout PayloadWriter) {
+            writer.u16(tag)
+            writer.i32(ratePpb)
+        }
+    }
+
+    /// CLOCK_TRIM with these fields.
+    public static func clockTrim(tag: UInt16, ratePpb: Int32) -> WireMessage {
+        .clockTrim(ClockTrim(tag: tag, ratePpb: ratePpb))
+    }
+}
+
+extension WireMessage {
+    /// CHANNEL_READ (0x35), host to board, reliable.
+    /// Message set 1.2: asks for one channel's name; the board answers CHANNEL_REPLY.
+    public struct ChannelRead: Hashable, Sendable, Codable {
+        public var tag: UInt16
+        public var channel: UInt8
+
+        public init(tag: UInt16, channel: UInt8) {
+            self.tag = tag
+            self.channel = channel
+        }
+
+        init(from reader: inout PayloadReader) throws(MessageCodecError) {
+            tag = try reader.u16("tag")
+            channel = try reader.u8("channel")
+        }
+
+        func encode(into writer: inout PayloadWriter) {
+            writer.u16(tag)
+            writer.u8(channel)
+        }
+    }
+
+    /// CHANNEL_READ with these fields.
+    public static func channelRead(tag: UInt16, channel: UInt8) -> WireMessage {
+        .channelRead(ChannelRead(tag: tag, channel: channel))
     }
 }
 
@@ -2299,5 +2451,42 @@ extension WireMessage {
     /// CALIBRATION_RESULT with these fields.
     public static func calibrationResult(tag: UInt16, status: WireStatus, channel: UInt8, resonantDhz: UInt16, impedanceMohm: UInt32) -> WireMessage {
         .calibrationResult(CalibrationResult(tag: tag, status: status, channel: channel, resonantDhz: resonantDhz, impedanceMohm: impedanceMohm))
+    }
+}
+
+extension WireMessage {
+    /// CHANNEL_REPLY (0x86), board to host, reliable.
+    /// Message set 1.2: a channel's name from the board's configuration (left, thumb, wrist...); empty when it has none.
+    public struct ChannelReply: Hashable, Sendable, Codable {
+        public var tag: UInt16
+        public var status: WireStatus
+        public var channel: UInt8
+        public var name: String
+
+        public init(tag: UInt16, status: WireStatus, channel: UInt8, name: String) {
+            self.tag = tag
+            self.status = status
+            self.channel = channel
+            self.name = name
+        }
+
+        init(from reader: inout PayloadReader) throws(MessageCodecError) {
+            tag = try reader.u16("tag")
+            status = WireStatus(rawValue: try reader.u8("status"))
+            channel = try reader.u8("channel")
+            name = try reader.string("name", max: 16)
+        }
+
+        func encode(into writer: inout PayloadWriter) throws(MessageCodecError) {
+            writer.u16(tag)
+            writer.u8(status.rawValue)
+            writer.u8(channel)
+            try writer.string(name, max: 16, field: "name")
+        }
+    }
+
+    /// CHANNEL_REPLY with these fields.
+    public static func channelReply(tag: UInt16, status: WireStatus, channel: UInt8, name: String) -> WireMessage {
+        .channelReply(ChannelReply(tag: tag, status: status, channel: channel, name: name))
     }
 }
