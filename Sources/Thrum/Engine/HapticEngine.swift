@@ -39,6 +39,8 @@ public actor HapticEngine {
     var audioResources = AudioResources()
     var idle = IdleShutdown()
     var handlers = EngineHandlers()
+    /// Where players made without a locality play (``setLocality(_:)``).
+    public internal(set) var locality = HapticLocality.all
 
     /// Engine and player events from now on; every access is a new subscription of its own.
     public nonisolated var events: AsyncStream<HapticEngineEvent> { emit.subscribe() }
