@@ -22,13 +22,17 @@ public struct BoardChannels: Sendable, Equatable {
 
     public var count: Int { names.count }
 
+    /// A gap in a resolved locality: on the wire, channel 255 of PLAYER_CHANNELS.
+    public static let gapIndex = 255
+
     /// A channel's name, else its index as text.
     public func label(_ index: Int) -> String {
         names.indices.contains(index) ? names[index] ?? String(index) : String(index)
     }
 
-    /// The channel indices `locality` names, in its order, or nil for every channel. Throws when a
-    /// channel is not on this board, is named twice, or names a board (only a rig has boards).
+    /// The channel indices `locality` names, in its order (``gapIndex`` for a gap), or nil for
+    /// every channel. Throws when a channel is not on this board, is named twice, or names a board
+    /// (only a rig has boards).
     public func resolve(_ locality: HapticLocality) throws(HapticEngineError) -> [Int]? {
         guard let wanted = locality.channels else { return nil }
         var indices: [Int] = []
@@ -38,7 +42,7 @@ public struct BoardChannels: Sendable, Equatable {
                     "'\(channel)' names board '\(board)'; an engine has one board (a rig, HapticRig, has several)")
             }
             let index = try self.index(of: channel.selector, in: locality)
-            guard !indices.contains(index) else {
+            guard index == Self.gapIndex || !indices.contains(index) else {
                 throw HapticEngineError.invalidLocality("'\(locality)' names channel \(label(index)) twice")
             }
             indices.append(index)
@@ -50,6 +54,7 @@ public struct BoardChannels: Sendable, Equatable {
         -> Int
     {
         switch selector {
+        case .gap: return Self.gapIndex
         case .index(let index):
             guard names.indices.contains(index) else {
                 throw HapticEngineError.invalidLocality(

@@ -5,7 +5,7 @@
 ///
 /// A channel is named by the name its board gives it (`left`, `thumb`), by its index (`0`), and in
 /// a rig by its board too (`arm.0`, `arm.wrist`). As text: `all`, `left`, `left,right`, `0,2`,
-/// `arm.wrist,glove.thumb`.
+/// `arm.wrist,glove.thumb`; `_` is a gap on the pan line (``Channel/Selector/gap``).
 ///
 /// ```swift
 /// let player = try await engine.makePlayer(with: pattern, locality: ["left", "right"])
@@ -23,6 +23,9 @@ public struct HapticLocality: Hashable, Sendable, CustomStringConvertible, Expre
         public enum Selector: Hashable, Sendable {
             case name(String)
             case index(Int)
+            /// A place on the pan line with no actuator of this board (written `_`): a rig puts one
+            /// where a neighbouring board's channel is, so that a pan fades out here as it fades in there.
+            case gap
         }
 
         public init(board: String? = nil, _ selector: Selector) {
@@ -43,7 +46,7 @@ public struct HapticLocality: Hashable, Sendable, CustomStringConvertible, Expre
                 throw HapticEngineError.invalidLocality("'\(text)' names no channel (write a name, an index, or board.channel)")
             }
             self.board = board
-            self.selector = Int(channel).map { .index($0) } ?? .name(String(channel))
+            self.selector = channel == "_" ? .gap : Int(channel).map { .index($0) } ?? .name(String(channel))
         }
 
         public var description: String {
@@ -51,6 +54,7 @@ public struct HapticLocality: Hashable, Sendable, CustomStringConvertible, Expre
                 switch selector {
                 case .name(let name): name
                 case .index(let index): String(index)
+                case .gap: "_"
                 }
             return board.map { "\($0).\(channel)" } ?? channel
         }
