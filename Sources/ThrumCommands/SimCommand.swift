@@ -4,7 +4,8 @@ import ThrumQEMU
 import ThrumSimulator
 import ThrumTransport
 
-/// `thrum sim --pty [--actuator lra|erm] [--baud N] [--memory BYTES] [--keep-alive MS]`, or
+/// `thrum sim --pty [--actuator lra|erm] [--channels N] [--channel-names A,B] [--clock-ppm PPM]
+/// [--baud N] [--jitter-us US] [--memory BYTES] [--keep-alive MS]`, or
 /// `thrum sim --qemu [--firmware ELF] [--actuator-log PATH]`
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,13 @@ struct SimCommand: ParsableCommand {
         discussion: """
             Prints the pseudo-terminal's path as the first line, then serves the board until SIGINT or \
             SIGTERM. Open the path like a serial port (any baud rate). --baud emulates a UART's byte time; \
-            without it the line behaves like USB CDC (1 ms frames and latency).
+            without it the line behaves like USB CDC (1 ms frames and latency). --jitter-us adds a random \
+            latency to each delivery (bytes keep their order).
+
+            Several simulators on one machine make a multi-board rig: give each its channels \
+            (--channels, --channel-names) and a crystal that is off (--clock-ppm, e.g. --clock-ppm -40: the \
+            board's microsecond clock runs 40 ppm slow against the host's). Stderr names the channels and \
+            the crystal.
 
             --qemu boots the STM32F4 port (Firmware-ref/ports/stm32f4, `make QEMU=1`, built if missing) under \
             qemu-system-arm's netduinoplus2 instead: the first line is USART2's pseudo-terminal, USART1's \
@@ -22,10 +29,6 @@ struct SimCommand: ParsableCommand {
             reported and thrum exits with it.
             """
     )
-
-    enum Actuator: String, ExpressibleByArgument, CaseIterable {
-        case lra, erm
-    }
 
     @Flag(help: "Serve the simulated board on a new pseudo-terminal.")
     var pty = false
@@ -46,8 +49,7 @@ struct SimCommand: ParsableCommand {
             valueName: "path"))
     var actuatorLog: String?
 
-    @Option(help: "The actuator of the board's one channel: lra or erm.")
-    var actuator: Actuator = .lra
+    @OptionGroup var board: SimBoardOptions
 
     @Option(help: "Emulated line rate in baud (10 bits a byte); omit for a USB-like line.")
     var baud: Int?
@@ -74,6 +76,9 @@ struct SimCommand: ParsableCommand {
         if qemu, baud != nil || flash != nil {
             throw ValidationError("--baud and --flash go with --pty (the QEMU board's line and flash are its own)")
         }
+        if qemu, let option = board.given.first {
+            throw ValidationError("\(option) goes with --pty (the QEMU board is the port's own)")
+        }
         if let baud, !LineModel.baudRates.contains(baud) {
             throw ValidationError("--baud \(baud): must be \(LineModel.baudRates)")
         }
@@ -85,13 +90,19 @@ struct SimCommand: ParsableCommand {
         }
     }
 
+    /// The board `--pty` serves.
+    var boardConfiguration: BoardConfiguration {
+        var configuration = BoardConfiguration()
+        configuration.line = baud.map { LineModel(baudRate: $0) } ?? .usb
+        configuration.timelineMemory = memory
+        configuration.keepAliveMilliseconds = keepAlive
+        board.apply(to: &configuration)
+        return configuration
+    }
+
     func run() throws {
         if qemu { return try runQEMU() }
-        var board = BoardConfiguration()
-        board.channels = [actuator == .lra ? .lra() : .erm()]
-        board.line = baud.map { LineModel(baudRate: $0) } ?? .usb
-        board.timelineMemory = memory
-        board.keepAliveMilliseconds = keepAlive
+        let board = boardConfiguration
         let terminal: PseudoTerminal
         do {
             terminal = try PseudoTerminal.open(keepDeviceOpen: true)
@@ -106,6 +117,7 @@ struct SimCommand: ParsableCommand {
             throw failure("\(error)")
         }
         Console.current.line(terminal.devicePath)
+        SimBanner.lines(for: board).forEach(Console.current.error)
 
         let stop = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)

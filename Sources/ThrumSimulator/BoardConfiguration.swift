@@ -9,6 +9,9 @@ public struct BoardConfiguration: Sendable, Hashable {
     /// Renderer ticks per second; 1,000,000 / tickRate must be a whole number.
     public var tickRate = 1000
     public var channels: [ActuatorModel] = [.lra()]
+    /// Names the core gives hosts for its channels (CHANNEL_REPLY), by channel index: "left",
+    /// "thumb". A channel left out has none. At most `maximumChannelNameBytes` UTF-8 bytes each.
+    public var channelNames: [Int: String] = [:]
     /// Bytes of timeline memory (loaded timelines).
     public var timelineMemory = 64 * 1024
     public var slotCount = 4
@@ -25,6 +28,9 @@ public struct BoardConfiguration: Sendable, Hashable {
     public var missingActuators: Set<Int> = []
     /// 0 = derived from the clock at boot.
     public var bootEpoch: UInt16 = 0
+    /// How far the board's crystal is off: its microsecond clock runs (1 + clockPPM·10⁻⁶) times
+    /// as fast as the host's (negative: slow). Within `BoardCrystal.ppmRange`.
+    public var clockPPM: Double = 0
     public var line = LineModel()
 
     public enum AudioOutput: UInt8, Sendable, Hashable {
@@ -36,6 +42,11 @@ public struct BoardConfiguration: Sendable, Hashable {
     /// The largest values the simulator's build of the core accepts.
     public static let maximumChannels = Int(THR_MAX_CHANNELS)
     public static let maximumSlots = Int(THR_MAX_SLOTS)
+    /// The longest channel name the wire carries (thr_channel_config.name).
+    public static let maximumChannelNameBytes = 16
+
+    /// The board's clock against the host's, from `clockPPM`.
+    public var crystal: BoardCrystal { BoardCrystal(ppm: clockPPM) }
 
     /// Flash the slots need: two metadata sectors, then two banks per slot (header + content).
     public var flashSize: Int {
@@ -55,6 +66,10 @@ public struct BoardConfiguration: Sendable, Hashable {
         }
         for (index, channel) in channels.enumerated() {
             found += channel.problems().map { "channels[\(index)]: \($0)" }
+        }
+        found += channelNameProblems()
+        if !BoardCrystal.ppmRange.contains(clockPPM) {
+            found.append("clockPPM \(clockPPM): must be \(BoardCrystal.ppmRange)")
         }
         if timelineMemory < 64 || timelineMemory > 16 << 20 {
             found.append("timelineMemory \(timelineMemory): must be 64 bytes...16 MiB")
@@ -80,6 +95,23 @@ public struct BoardConfiguration: Sendable, Hashable {
         }
         found += line.problems().map { "line: \($0)" }
         return found
+    }
+}
+
+extension BoardConfiguration {
+    /// Names that the core could not pass on: on a channel the board lacks, empty, too long for
+    /// the wire, or cut short by a NUL in the C string.
+    fileprivate func channelNameProblems() -> [String] {
+        channelNames.sorted { $0.key < $1.key }.compactMap { index, name in
+            let field = "channelNames[\(index)] \"\(name)\""
+            if !channels.indices.contains(index) { return "\(field): no such channel, the board has \(channels.count)" }
+            if name.isEmpty { return "\(field): empty (leave the channel out for no name)" }
+            if name.utf8.count > Self.maximumChannelNameBytes {
+                return "\(field): \(name.utf8.count) bytes, at most \(Self.maximumChannelNameBytes)"
+            }
+            if name.utf8.contains(0) { return "\(field): contains a NUL byte" }
+            return nil
+        }
     }
 }
 

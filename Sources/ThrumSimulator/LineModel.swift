@@ -1,6 +1,7 @@
 /// The emulated serial line between host and board: a UART's byte time at `baudRate` (10 bits a
-/// byte) or none (`nil`: unlimited, as USB CDC), plus a fixed latency and USB-like delivery in
-/// whole frames (bytes become visible at the next frame boundary).
+/// byte) or none (`nil`: unlimited, as USB CDC), plus a fixed latency, USB-like delivery in
+/// whole frames (bytes become visible at the next frame boundary) and a random extra latency per
+/// delivery (`jitterMicroseconds`, replayed from `jitterSeed`) that never reorders bytes.
 public struct LineModel: Sendable, Hashable {
     /// Bits per second, or nil for no rate limit.
     public var baudRate: Int? = nil
@@ -8,11 +9,21 @@ public struct LineModel: Sendable, Hashable {
     public var latencyMicroseconds: UInt64 = 0
     /// USB full-speed frames are 1 ms; 0 = deliver as soon as the byte is there.
     public var frameMicroseconds: UInt64 = 0
+    /// Largest extra latency of a delivery (microseconds): each delivery, such as one USB frame's
+    /// bytes, comes 0...jitterMicroseconds late, and never before the one sent ahead of it.
+    public var jitterMicroseconds: UInt64 = 0
+    /// Seed of the jitter's draws: the same seed, the same delays.
+    public var jitterSeed: UInt64 = 0
 
-    public init(baudRate: Int? = nil, latencyMicroseconds: UInt64 = 0, frameMicroseconds: UInt64 = 0) {
+    public init(
+        baudRate: Int? = nil, latencyMicroseconds: UInt64 = 0, frameMicroseconds: UInt64 = 0,
+        jitterMicroseconds: UInt64 = 0, jitterSeed: UInt64 = 0
+    ) {
         self.baudRate = baudRate
         self.latencyMicroseconds = latencyMicroseconds
         self.frameMicroseconds = frameMicroseconds
+        self.jitterMicroseconds = jitterMicroseconds
+        self.jitterSeed = jitterSeed
     }
 
     /// A USB CDC link: 1 ms frames and a millisecond of host-stack latency.
@@ -26,6 +37,8 @@ public struct LineModel: Sendable, Hashable {
 
     /// The line rates the simulator emulates.
     public static let baudRates = 300...20_000_000
+    /// The most jitter the simulator emulates (1 s).
+    public static let maximumJitterMicroseconds: UInt64 = 1_000_000
 
     func problems() -> [String] {
         var found: [String] = []
@@ -34,6 +47,9 @@ public struct LineModel: Sendable, Hashable {
         }
         if latencyMicroseconds > 1_000_000 { found.append("latencyMicroseconds \(latencyMicroseconds): at most 1 s") }
         if frameMicroseconds > 100_000 { found.append("frameMicroseconds \(frameMicroseconds): at most 100 ms") }
+        if jitterMicroseconds > Self.maximumJitterMicroseconds {
+            found.append("jitterMicroseconds \(jitterMicroseconds): at most 1 s")
+        }
         return found
     }
 }
@@ -41,13 +57,23 @@ public struct LineModel: Sendable, Hashable {
 /// One direction of the line: bytes with the instant (microseconds, on the sender's clock) at
 /// which they reach the other side. Bytes keep their order and cannot overtake each other.
 struct LineDirection: Sendable {
+    /// Which way the bytes go; each way draws its own jitter from the line's seed.
+    enum Way: UInt64, Sendable {
+        case hostToBoard = 0x686F_7374  // "host"
+        case boardToHost = 0x626F_6172  // "boar"
+    }
+
     let model: LineModel
     private var queue: [(at: UInt64, byte: UInt8)] = []
     private var head = 0
     /// When the wire is free again, in nanoseconds.
     private var busyUntilNanoseconds: UInt64 = 0
+    private var jitter: DeliveryJitter
 
-    init(model: LineModel) { self.model = model }
+    init(model: LineModel, way: Way) {
+        self.model = model
+        jitter = DeliveryJitter(bound: model.jitterMicroseconds, seed: model.jitterSeed ^ way.rawValue)
+    }
 
     var isEmpty: Bool { head == queue.count }
     /// Arrival time of the oldest byte still on the line.
@@ -61,7 +87,7 @@ struct LineDirection: Sendable {
             if model.frameMicroseconds > 0 {
                 arrival = (arrival + model.frameMicroseconds - 1) / model.frameMicroseconds * model.frameMicroseconds
             }
-            queue.append((arrival, byte))
+            queue.append((jitter.delivery(due: arrival), byte))
         }
         busyUntilNanoseconds = wire
     }

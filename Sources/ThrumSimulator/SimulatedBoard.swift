@@ -4,11 +4,14 @@ import ThrumWire
 
 /// One board: the C core with simulated hardware around it. Time passes only through
 /// `advance(to:)`, so a test drives it deterministically (a manual clock) and `SimulatorServer`
-/// drives it from real time. Not thread-safe: one owner at a time.
+/// drives it from real time. That time is the board's own clock: a host's time becomes board time
+/// through `configuration.crystal` (`SimulatorServer` and `SimulatedHost` do so). The line's
+/// delays are counted on the board's clock too (at ±1000 ppm, a microsecond per second of delay).
+/// Not thread-safe: one owner at a time.
 public final class SimulatedBoard {
     public let configuration: BoardConfiguration
     public let flash: SimulatedFlash?
-    /// Board time, microseconds since power-on.
+    /// Board time, microseconds since power-on, as the board's crystal counts them.
     public private(set) var time: UInt64 = 0
     /// Rendered ticks, every channel (when `recordsTrace`).
     public private(set) var trace: [TraceSample] = []
@@ -42,7 +45,8 @@ public final class SimulatedBoard {
     private let hal: UnsafeMutablePointer<thr_hal>
     private let config: UnsafeMutablePointer<thr_board_config>
     private let memory: UnsafeMutablePointer<UInt8>
-    private let names: [UnsafeMutablePointer<CChar>]
+    /// The texts `config` points to (firmware, board, serial, channel names).
+    private let configStrings = CStringCopies()
     private var actuators: [VirtualActuator]
     private var actuatorTime: UInt64 = 0
     private var hostToBoard: LineDirection
@@ -71,8 +75,8 @@ public final class SimulatedBoard {
         self.accelerationRate = accelerationRate
         actuators = configuration.channels.map(VirtualActuator.init(model:))
         acceleration = configuration.channels.map { _ in AccelerationTrace(sampleRate: accelerationRate) }
-        hostToBoard = LineDirection(model: configuration.line)
-        boardToHost = LineDirection(model: configuration.line)
+        hostToBoard = LineDirection(model: configuration.line, way: .hostToBoard)
+        boardToHost = LineDirection(model: configuration.line, way: .boardToHost)
 
         core = .allocate(capacity: 1)
         core.initialize(to: thr_core())
@@ -82,12 +86,6 @@ public final class SimulatedBoard {
         config.initialize(to: thr_board_config())
         memory = .allocate(capacity: configuration.timelineMemory)
         memory.initialize(repeating: 0, count: configuration.timelineMemory)
-        names = [configuration.firmware, configuration.board, configuration.serial].map { (text: String) in
-            let bytes = Array(text.utf8CString)
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-            copy.initialize(from: bytes, count: bytes.count)
-            return copy
-        }
         fillConfig()
         installHAL()
         let status = thr_core_init(core, hal, config, memory, UInt32(configuration.timelineMemory))
@@ -110,7 +108,6 @@ public final class SimulatedBoard {
         hal.deallocate()
         config.deallocate()
         memory.deallocate()
-        names.forEach { $0.deallocate() }
     }
 
     /// Restarts the core over the same flash (power restored), keeping board time running.
@@ -259,14 +256,17 @@ public final class SimulatedBoard {
 
     private func fillConfig() {
         let c = configuration
-        config.pointee.firmware = UnsafePointer(names[0])
-        config.pointee.board = UnsafePointer(names[1])
-        config.pointee.serial = UnsafePointer(names[2])
+        config.pointee.firmware = configStrings.copy(c.firmware)
+        config.pointee.board = configStrings.copy(c.board)
+        config.pointee.serial = configStrings.copy(c.serial)
         config.pointee.tick_hz = UInt32(c.tickRate)
         config.pointee.channel_count = UInt8(c.channels.count)
         withUnsafeMutableBytes(of: &config.pointee.channels) { raw in
             let channels = raw.bindMemory(to: thr_channel_config.self)
-            for (index, model) in c.channels.enumerated() { channels[index] = model.coreChannel }
+            for (index, model) in c.channels.enumerated() {
+                channels[index] = model.coreChannel
+                channels[index].name = c.channelNames[index].map(configStrings.copy)
+            }
         }
         config.pointee.flash_size = UInt32(c.flashSize)
         config.pointee.flash_sector_size = UInt32(c.flashSectorSize)

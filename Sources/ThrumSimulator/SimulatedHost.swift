@@ -1,7 +1,8 @@
 import ThrumWire
 
 /// A host speaking ThrumWire's link (`LinkSession`) to a simulated board in the same process, on
-/// the board's clock: deterministic, no threads, no sleeps. Host time is board time.
+/// the board's clock: deterministic, no threads, no sleeps. Host time follows board time through
+/// the board's crystal (`BoardConfiguration.clockPPM`): equal when the crystal is exact.
 public struct SimulatedHost {
     public let board: SimulatedBoard
     public private(set) var session: LinkSession
@@ -9,14 +10,19 @@ public struct SimulatedHost {
     public private(set) var events: [LinkEvent] = []
     /// Step by which `run` advances the board when nothing is due sooner (microseconds).
     public var stepMicroseconds: UInt64 = 1000
+    private let crystal: BoardCrystal
 
     /// For tests in this package: a host that runs the board in its own steps.
     package init(board: SimulatedBoard, configuration: LinkConfiguration = LinkConfiguration(role: .host)) {
         self.board = board
         self.session = LinkSession(configuration: configuration)
+        crystal = board.configuration.crystal
     }
 
-    var now: MonotonicInstant { MonotonicInstant(nanoseconds: board.time * 1000) }
+    /// The host's time when the board's clock reached its reading.
+    var now: MonotonicInstant {
+        MonotonicInstant(nanoseconds: crystal.hostNanoseconds(atBoardMicroseconds: board.time))
+    }
 
     /// Sends HELLO and runs until INFO arrives (or `limit` microseconds pass); returns INFO.
     public mutating func connect(limit: UInt64 = 5_000_000) throws -> WireMessage {
@@ -41,7 +47,7 @@ public struct SimulatedHost {
         flush()
     }
 
-    /// Runs host and board together until `stop` accepts an event or the deadline passes.
+    /// Runs host and board together until `stop` accepts an event or board time reaches `deadline`.
     /// Returns the event that stopped it.
     @discardableResult
     public mutating func run(until stop: (LinkEvent) -> Bool, deadline: UInt64) -> LinkEvent? {
@@ -49,7 +55,10 @@ public struct SimulatedHost {
             flush()
             var next = min(deadline, board.time + stepMicroseconds)
             if let arrival = board.nextByteToHost, arrival > board.time, arrival < next { next = arrival }
-            if let due = session.nextDeadline.map({ $0.nanoseconds / 1000 }), due > board.time, due < next {
+            if let due = session.nextDeadline.map({ crystal.boardMicroseconds(reachingHostNanoseconds: $0.nanoseconds) }
+            ),
+                due > board.time, due < next
+            {
                 next = due
             }
             board.advance(to: next)

@@ -1,9 +1,11 @@
 import Foundation
 import ThrumTransport
+import ThrumWire
 
 /// Serves a simulated board over a byte transport in real time: the host end of a pty
 /// (`thrum sim --pty`) or of an in-process pipe (`SimulatorServer.inProcess`). Board time is the
-/// time since `run()` began; the board's line model adds its byte time and latency on top.
+/// time since `run()` began as the board's crystal counts it (`BoardConfiguration.clockPPM`); the
+/// board's line model adds its byte time and latency on top.
 public struct SimulatorServer: Sendable {
     public let configuration: BoardConfiguration
     public let transport: any ByteTransport
@@ -56,14 +58,19 @@ public struct SimulatorServer: Sendable {
             inbox.finish()
         }
         defer { reader.cancel() }
+        let crystal = configuration.crystal
         let start = clock.now
-        let period = Duration.microseconds(max(1000, 1_000_000 / configuration.tickRate))
-        var tick = start
+        // Board times are the crystal's; the clock sleeps in host time.
         func boardTime() -> UInt64 {
             let elapsed = start.duration(to: clock.now)
-            return UInt64(elapsed.components.seconds) * 1_000_000
-                + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
+            return crystal.boardMicroseconds(atHostNanoseconds: UInt64(max(0, elapsed.nanosecondsClamped)))
         }
+        func instant(atBoardTime board: UInt64) -> C.Instant {
+            start.advanced(by: .nanoseconds(Int64(clamping: crystal.hostNanoseconds(atBoardMicroseconds: board))))
+        }
+        // Wakes at least at each board tick (at most 1 kHz: faster boards render several a wake).
+        let period = UInt64(max(1000, 1_000_000 / configuration.tickRate))
+        var tick: UInt64 = 0
         while !Task.isCancelled {
             // Catch the board up to now first, so bytes the host wrote since are sent on the line
             // at the time they came (a real UART takes them at once), not at the last wake.
@@ -84,12 +91,11 @@ public struct SimulatorServer: Sendable {
             }
             if finished { return }
             // Wake at the next tick, when the next byte reaches the host, or when the host writes.
-            if clock.now >= tick { tick = max(tick.advanced(by: period), clock.now) }
+            let now = boardTime()
+            if now >= tick { tick = max(tick + period, now) }
             var wake = tick
-            if let arrival = board.nextByteToHost, arrival > board.time {
-                wake = min(wake, start.advanced(by: .microseconds(Int64(arrival))))
-            }
-            let deadline = wake
+            if let arrival = board.nextByteToHost, arrival > board.time { wake = min(wake, arrival) }
+            let deadline = instant(atBoardTime: wake)
             let woke = await withTaskGroup(of: Bool.self) { group in
                 group.addTask {
                     do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return false }
