@@ -187,7 +187,7 @@ private struct RigFile: Decodable {
             let count = channels ?? names?.count ?? 1
             configuration.channels = Array(repeating: configuration.channels[0], count: max(count, 0))
             for (index, name) in (names ?? []).enumerated() where index < count {
-                configuration.channels[index].name = name
+                configuration.channelNames[index] = name
             }
             configuration.clockPPM = clockPPM ?? 0
             let problems = configuration.problems()
