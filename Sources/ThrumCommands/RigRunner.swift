@@ -27,11 +27,11 @@ func withRig<T: Sendable>(
         for await event in events {
             switch event {
             case .boardLeft(let board, let cause): console.line("board \(board) left the rig: \(cause)")
-            case .boardRejoined(let board, let down, let resync):
+            case .boardRejoined(let board, let left, let answered, let inStep):
                 console.line(
                     String(
-                        format: "board %@ is back after %.2f s, in step %.0f ms later", board, down.secondsDouble,
-                        resync.secondsDouble * 1000))
+                        format: "board %@ is back after %.2f s, in step %.0f ms later", board, answered - left,
+                        (inStep - answered) * 1000))
             default: continue
             }
         }

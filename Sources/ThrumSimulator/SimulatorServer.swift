@@ -14,6 +14,9 @@ public struct SimulatorServer: Sendable {
     public let tap: TraceTap?
     /// Lets a test press the board's reset button while it runs.
     public let resetButton = ResetButton()
+    /// When `run()` began on the continuous clock: board time 0. With `configuration.crystal`
+    /// this maps any board time to the instant it happened (a benchmark's ground truth).
+    package let origin = Locked<ContinuousClock.Instant?>(nil)
 
     public init(
         configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil, tap: TraceTap? = nil
@@ -60,6 +63,7 @@ public struct SimulatorServer: Sendable {
         defer { reader.cancel() }
         let crystal = configuration.crystal
         let start = clock.now
+        if let instant = start as? ContinuousClock.Instant { origin.withLock { $0 = instant } }
         // Board times are the crystal's; the clock sleeps in host time.
         func boardTime() -> UInt64 {
             let elapsed = start.duration(to: clock.now)

@@ -160,11 +160,11 @@ extension HapticRig {
                 emit.yield(.engine(board: members[index].board.name, .log(level: .warning, text: "rejoin: player \(id): \(error)")))
             }
         }
-        let down = members[index].leftAt.map { Duration.nanoseconds(Int64(back.nanoseconds) - Int64($0.nanoseconds)) }
+        let seconds = { (instant: MonotonicInstant) in Double(instant.nanoseconds) / 1e9 }
         emit.yield(
             .boardRejoined(
-                board: members[index].board.name, downFor: down ?? .zero,
-                resyncedIn: .nanoseconds(Int64(at.nanoseconds) - Int64(back.nanoseconds))))
+                board: members[index].board.name, leftAt: seconds(members[index].leftAt ?? back),
+                answeredAt: seconds(back), inStepAt: seconds(at)))
         return true
     }
 }

@@ -19,7 +19,7 @@ import ThrumWire
 ///
 /// When a board drops out, the others play on and ``events`` says which board left; the rig
 /// tries it again every ``rejoinInterval`` and, when it answers, uploads its timelines again and
-/// restarts its players where the others are (``RigEvent/boardRejoined(board:downFor:resyncedIn:)``).
+/// restarts its players where the others are (``RigEvent/boardRejoined(board:leftAt:answeredAt:inStepAt:)``).
 public actor HapticRig {
     /// "As soon as every board can": 50 ms from now.
     public static let timeImmediate: TimeInterval = 0
@@ -303,9 +303,10 @@ struct RigMember: Sendable {
 public enum RigEvent: Sendable, Equatable {
     /// A board dropped out (unplugged, not answering); the others play on.
     case boardLeft(board: String, cause: HapticEngineError)
-    /// A board that left answers again and plays in step with the others: `downFor` from leaving
-    /// to answering, `resyncedIn` from answering to its first tick back in step.
-    case boardRejoined(board: String, downFor: Duration, resyncedIn: Duration)
+    /// A board that left answers again and plays in step with the others. Host times (the rig's
+    /// ``HapticRig/currentTime``): when it left, when it answered again, and the instant from
+    /// which it plays in step (its players restarted where the others are).
+    case boardRejoined(board: String, leftAt: TimeInterval, answeredAt: TimeInterval, inStepAt: TimeInterval)
     /// An event of one board's engine.
     case engine(board: String, HapticEngineEvent)
 }
