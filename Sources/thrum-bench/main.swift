@@ -19,6 +19,7 @@ let suites: [Suite] = [
     streamingSuite,
     soakSuite,
     qemuSuite,
+    rigSuite,
 ]
 
 /// Options some suites read: `--minutes N` (soak).

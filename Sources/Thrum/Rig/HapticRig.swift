@@ -111,6 +111,11 @@ public actor HapticRig {
         }
     }
 
+    /// Board `index`'s engine while it is in the rig (benchmarks read its trace).
+    package func engine(board index: Int) -> HapticEngine? {
+        members.indices.contains(index) && members[index].isPresent ? members[index].engine : nil
+    }
+
     /// The locality the rig file names `name`, else `name` read as channels (`sleeve`, `left,right`).
     public func locality(named name: String) throws -> HapticLocality {
         try configuration.localities[name] ?? HapticLocality(parsing: name)
