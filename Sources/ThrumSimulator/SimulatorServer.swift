@@ -14,9 +14,10 @@ public struct SimulatorServer: Sendable {
     public let tap: TraceTap?
     /// Lets a test press the board's reset button while it runs.
     public let resetButton = ResetButton()
-    /// When `run()` began on the continuous clock: board time 0. With `configuration.crystal`
-    /// this maps any board time to the instant it happened (a benchmark's ground truth).
-    package let origin = Locked<ContinuousClock.Instant?>(nil)
+    /// When `run(on:)` began, as an instant of the clock it runs on: board time 0. With
+    /// `configuration.crystal` this maps any board time to the instant it happened (the ground
+    /// truth of a benchmark or test that compares boards).
+    package let origin = Locked<(any Sendable)?>(nil)
 
     public init(
         configuration: BoardConfiguration, transport: any ByteTransport, flashFile: URL? = nil, tap: TraceTap? = nil
@@ -63,7 +64,7 @@ public struct SimulatorServer: Sendable {
         defer { reader.cancel() }
         let crystal = configuration.crystal
         let start = clock.now
-        if let instant = start as? ContinuousClock.Instant { origin.withLock { $0 = instant } }
+        origin.withLock { $0 = start }
         // Board times are the crystal's; the clock sleeps in host time.
         func boardTime() -> UInt64 {
             let elapsed = start.duration(to: clock.now)

@@ -225,7 +225,7 @@ final class SimulatedRigBoard: @unchecked Sendable {
     func rampStart(
         near time: Double, channel: Int, engine: HapticEngine, hostOrigin: ContinuousClock.Instant
     ) async throws -> Double? {
-        guard let origin = server?.origin.withLock({ $0 }) else { return nil }
+        guard let origin = server?.origin.withLock({ $0 }) as? ContinuousClock.Instant else { return nil }
         let scale = 1 + configuration.clockPPM / 1e6
         let hostToBoard = { (host: Double) -> Double in
             let sinceOrigin = (hostOrigin - origin).secondsDouble + host

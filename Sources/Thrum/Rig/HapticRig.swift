@@ -40,6 +40,9 @@ public actor HapticRig {
     /// How often each board's pattern rate is corrected (``ClockDiscipline``).
     public var disciplinePeriod: Duration = .seconds(1)
 
+    public func setRejoinInterval(_ interval: Duration) { rejoinInterval = interval }
+    public func setDisciplinePeriod(_ period: Duration) { disciplinePeriod = period }
+
     /// The rig's events from now on (boards leaving and rejoining, their engines' events).
     public nonisolated var events: AsyncStream<RigEvent> { emit.subscribe() }
 
