@@ -385,7 +385,7 @@ actor BoardLink {
     private func route(_ message: WireMessage) {
         let tag = message.tag
         switch message {
-        case .result, .uploadStatus, .slotListReply, .slotData, .traceData, .calibrationResult:
+        case .result, .uploadStatus, .slotListReply, .slotData, .traceData, .calibrationResult, .channelReply:
             guard let tag else { return }
             if let waiter = replyWaiters.removeValue(forKey: tag) {
                 waiter.resume(returning: message)
