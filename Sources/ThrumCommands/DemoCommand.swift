@@ -8,7 +8,7 @@ import ThrumTimeline
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Load a bundled example, print its summary, play it on the embedded simulator and write its plot.",
+        abstract: "Load a bundled example, print its summary, play it on the embedded simulator and write its plot (--rig: on a rig of two).",
         discussion: """
             With no arguments, uses Examples/slice.ahap from the current directory (the repository root) \
             and writes slice.svg in the current directory. The pattern is compiled, sent over the wire \
@@ -23,7 +23,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Where to write the plot (default: the file's name with extension .svg, in the current directory).")
     var svg: String?
 
+    @Flag(
+        help:
+            "Play Examples/rig/sweep.ahap on the rig of Examples/rig/rig.json instead: two simulated boards whose crystals disagree, the pattern panned over four channels."
+    )
+    var rig = false
+
     func run() async throws {
+        if rig { return try await runRig() }
         let input = URL(fileURLWithPath: file)
         guard FileManager.default.fileExists(atPath: input.path) else {
             throw failure("\(file) not found: run `thrum demo` from the repository root, or name a pattern file")
@@ -53,5 +60,38 @@ struct DemoCommand: AsyncParsableCommand {
             of: pattern, title: input.lastPathComponent, to: plot,
             actuator: simulatedActuatorLane(for: pattern, model: .lra()))
         Console.current.line("  plot         \(plot)")
+    }
+
+    /// `thrum demo --rig`: the sweep down the example sleeve, played and plotted lane by lane.
+    func runRig() async throws {
+        let (patternFile, rigFile) = ("Examples/rig/sweep.ahap", "Examples/rig/rig.json")
+        guard FileManager.default.fileExists(atPath: patternFile), FileManager.default.fileExists(atPath: rigFile) else {
+            throw failure("\(patternFile) or \(rigFile) not found: run `thrum demo --rig` from the repository root")
+        }
+        let pattern = try loadPattern(at: URL(fileURLWithPath: patternFile))
+        guard let configuration = try rigConfiguration(file: rigFile, devices: []) else { return }
+        let pan = [HapticPanPoint(time: 0, position: 0), HapticPanPoint(time: pattern.duration, position: 1)]
+        for line in PatternSummary(name: patternFile, pattern: pattern).lines { Console.current.line(line) }
+        let boards = try await withRig(configuration) { rig in
+            let locality = try await rig.locality(named: "sleeve")
+            let player = try await rig.makePlayer(with: pattern, locality: locality)
+            let at = await rig.currentTime + HapticRig.immediateLead.secondsDouble
+            try await player.start(atTime: at)
+            try await player.schedulePanCurve(pan, atTime: at)
+            try await Task.sleep(for: .milliseconds(Int64((pattern.duration + 0.6) * 1000)))
+            return await rig.boards
+        }
+        for board in boards {
+            let names = board.channelNames.map { $0 ?? "?" }.joined(separator: ", ")
+            let drift = board.driftPPM.map { String(format: "%+.1f ppm", $0) } ?? "not measured"
+            Console.current.line("  board        \(board.name): channels \(names); crystal \(drift) against the host")
+        }
+        Console.current.line("  played       the sweep on locality sleeve, panned from shoulder (0) to hand (1)")
+        let plot = svg ?? "sweep.svg"
+        try writePlot(
+            of: pattern, title: "sweep.ahap on the sleeve", to: plot,
+            channels: PatternPlot.ChannelLanes(
+                names: boards.flatMap { $0.channelNames.map { $0 ?? "?" } }, pan: pan.map { ($0.time, $0.position) }))
+        Console.current.line("  plot         \(plot) (one lane per channel)")
     }
 }

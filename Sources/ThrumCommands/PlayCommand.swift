@@ -35,6 +35,12 @@ struct PlayCommand: AsyncParsableCommand {
     )
     var locality: String?
 
+    @Option(
+        help:
+            "Move each pattern along its locality's channels: TIME:POSITION points, seconds from its start and 0 (first channel) to 1 (last), linear between them: 0:0,2:1."
+    )
+    var pan: String?
+
     @Flag(help: "Repeat the last file until interrupted.")
     var loop = false
 
@@ -48,12 +54,14 @@ struct PlayCommand: AsyncParsableCommand {
         }
         if rig != nil, !device.isEmpty { throw ValidationError("give --rig or --device, not both") }
         if rate != 1, rig != nil || device.count > 1 { throw ValidationError("--rate plays on one board only, not a rig") }
+        if let pan { _ = try parsePan(pan) }
     }
 
     func run() async throws {
         let patterns = try files.map { file in (file, try loadPattern(at: URL(fileURLWithPath: file))) }
         if let configuration = try rigConfiguration(file: rig, devices: device) {
-            return try await Self.play(patterns, on: configuration, locality: locality, loop: loop)
+            return try await Self.play(
+                patterns, on: configuration, locality: locality, pan: pan.map(parsePan), loop: loop)
         }
         let (rate, loop) = (rate, loop)
         let locality: HapticLocality
@@ -83,6 +91,7 @@ struct PlayCommand: AsyncParsableCommand {
                     )
                 }
                 try await player.start(atTime: HapticEngine.timeImmediate)
+                if let pan { try await player.schedulePanCurve(parsePan(pan), atTime: HapticEngine.timeImmediate) }
                 let meter =
                     LiveMeter.isWanted
                     ? Task { await LiveMeter(pattern: pattern, rate: rate, looping: looping).run(since: .now) } : nil
@@ -134,7 +143,8 @@ struct PlayCommand: AsyncParsableCommand {
     /// Plays the files on a rig, one after another, each on `locality` across its boards; waits
     /// each pattern's length on the host's clock (the boards play it at the same host instants).
     static func play(
-        _ patterns: [(String, HapticPattern)], on configuration: RigConfiguration, locality name: String?, loop: Bool
+        _ patterns: [(String, HapticPattern)], on configuration: RigConfiguration, locality name: String?,
+        pan: [HapticPanPoint]? = nil, loop: Bool
     ) async throws {
         try await withRig(configuration) { rig in
             var locality = HapticLocality.all
@@ -153,7 +163,9 @@ struct PlayCommand: AsyncParsableCommand {
                         locality.isAll ? "every channel" : "channels \(locality)", pattern.duration,
                         looping ? ", looping until Ctrl-C" : ""))
                 let started = ContinuousClock.now
-                try await player.start(atTime: HapticRig.timeImmediate)
+                let at = await rig.currentTime + HapticRig.immediateLead.secondsDouble
+                try await player.start(atTime: at)
+                if let pan { try await player.schedulePanCurve(pan, atTime: at) }
                 if looping {
                     while true { try await Task.sleep(for: .seconds(3600)) }
                 }

@@ -63,16 +63,7 @@ struct RenderCommand: ParsableCommand {
             }
         }
         var lanes = PatternPlot.ChannelLanes(names: names)
-        for point in (pan ?? "").split(separator: ",") {
-            let parts = point.split(separator: ":")
-            guard parts.count == 2, let time = Double(parts[0]), let position = Double(parts[1]), time.isFinite,
-                time >= 0, (0...1).contains(position)
-            else {
-                throw ValidationError("--pan point '\(point)': write TIME:POSITION, seconds >= 0 and a position 0...1")
-            }
-            lanes.pan.append((time, position))
-        }
-        lanes.pan.sort { $0.time < $1.time }
+        if let pan { lanes.pan = try parsePan(pan).map { ($0.time, $0.position) } }
         return lanes
     }
 
