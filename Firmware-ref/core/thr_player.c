@@ -20,11 +20,11 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 /* The controls whose range is 0..1 (the others: -1..1). */
 static int slot_is_unit(unsigned slot)
 {
-    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || slot == THR_CTL_PAN;
+    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || (THR_CHANNEL_PAN && slot == THR_CTL_PAN);
 }
 static int32_t neutral(unsigned slot)
 {
-    return slot == THR_CTL_PAN ? THR_PAN_UNSET : slot_is_unit(slot) ? THR_Q15_ONE : 0;
+    return THR_CHANNEL_PAN && slot == THR_CTL_PAN ? THR_PAN_UNSET : slot_is_unit(slot) ? THR_Q15_ONE : 0;
 }
 
 static int32_t timeline_value(unsigned slot, uint8_t raw)
@@ -393,10 +393,13 @@ static void do_actions(thr_core *core, uint8_t player, uint32_t t)
  * on, where they are (SEMANTICS.md §12.1). */
 static void channels_take(thr_player *pl, uint32_t t)
 {
-    if (pl->next_channel_n == THR_CHANNELS_NONE || !due(pl->next_channels_at, t)) return;
+    if (!pl->next_mask || !due(pl->next_channels_at, t)) return;
+    pl->channel_mask = pl->next_mask;
+    pl->next_mask = 0;
+#if THR_CHANNEL_PAN
     pl->channel_n = pl->next_channel_n;
     thr_copy(pl->channel, pl->next_channel, pl->channel_n);
-    pl->next_channel_n = THR_CHANNELS_NONE;
+#endif
 }
 
 /* Per tick, before rendering: commands due, records reached, controls evaluated. */
@@ -596,13 +599,11 @@ thr_status thr_player_cancel(thr_core *core, uint8_t player)
 
 /* ---------------- channels and pan (SEMANTICS.md §12) ---------------- */
 
-void thr_player_routing_reset(thr_player *pl)
+#if THR_CHANNEL_PAN
+/* The pan as never set since the start: no step, none waiting, no curve (§12.2). */
+static void pan_reset(thr_runtime *rt)
 {
-    thr_runtime *rt = &pl->rt;
     unsigned i;
-    pl->channel_n = 0;
-    pl->next_channel_n = THR_CHANNELS_NONE;
-    /* the pan as never set: no step, none waiting, no curve */
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (rt->pending[i].used && rt->pending[i].slot == THR_CTL_PAN) {
             rt->pending[i].used = 0;
@@ -613,21 +614,35 @@ void thr_player_routing_reset(thr_player *pl)
     if (rt->curve_slot == THR_CTL_PAN) rt->curve_slot = THR_CTL_NONE;
     rt->value[THR_CTL_PAN] = THR_PAN_UNSET;
 }
+#endif
+
+void thr_player_routing_reset(thr_player *pl)
+{
+    pl->channel_mask = 0xFF;
+    pl->next_mask = 0;
+#if THR_CHANNEL_PAN
+    pl->channel_n = 0;
+    pan_reset(&pl->rt);
+#endif
+}
 
 thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint8_t count, const uint8_t *channels)
 {
     thr_player *pl = player_of(core, player);
-    unsigned i, seen = 0;
+    unsigned i, mask = 0;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     for (i = 0; i < count; i++) {
-        unsigned bit = 1u << (channels[i] & 31u);
-        if (channels[i] >= core->config->channel_count || (seen & bit)) return THR_STATUS_BAD_ARGUMENT;
-        seen |= bit;
+        unsigned bit = 1u << (channels[i] & 7u);
+        if (channels[i] >= core->config->channel_count || (mask & bit)) return THR_STATUS_BAD_ARGUMENT;
+        mask |= bit;
     }
+    pl->next_mask = (uint8_t)(count ? mask : 0xFFu); /* never 0: 0 is "nothing waiting" */
+    pl->next_channels_at = at;
+#if THR_CHANNEL_PAN
     /* count <= channel_count <= THR_MAX_CHANNELS now: every index was below it, none twice */
     pl->next_channel_n = count;
     thr_copy(pl->next_channel, channels, count);
-    pl->next_channels_at = at;
+#endif
     return THR_STATUS_OK;
 }
 
@@ -636,6 +651,13 @@ thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb)
     if (rate_ppb > 1000000 || rate_ppb < -1000000) return THR_STATUS_BAD_ARGUMENT;
     core->trim_ppb = rate_ppb; /* trim_acc goes on: a refined trim loses nothing already counted */
     return THR_STATUS_OK;
+}
+
+/* A run-time slot the board does not render: the pan of a build without THR_CHANNEL_PAN is not
+ * supported (said, not ignored); anything else is no control at all. */
+static thr_status slot_refused(unsigned slot)
+{
+    return slot == THR_CTL_PAN ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT;
 }
 
 static int32_t clamp_control(unsigned slot, int32_t v)
@@ -649,7 +671,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     thr_runtime *rt;
     unsigned i, oldest = 0;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (slot >= THR_RT_COUNT) return THR_STATUS_BAD_ARGUMENT;
+    if (slot >= THR_RT_COUNT) return slot_refused(slot);
     rt = &pl->rt;
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (!rt->pending[i].used) break;
@@ -679,7 +701,8 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     thr_runtime *rt;
     unsigned i;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (slot >= THR_RT_COUNT || count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
+    if (slot >= THR_RT_COUNT) return slot_refused(slot);
+    if (count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
     for (i = 1; i < count; i++) {
         if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }

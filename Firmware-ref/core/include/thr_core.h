@@ -38,15 +38,15 @@ enum {
     THR_CTL_AUDIO_DECAY,
     THR_CTL_AUDIO_RELEASE,
     THR_CTL_COUNT, /* the controls with an authored layer (a timeline can carry them) */
-    /* The channel pan (SEMANTICS.md §12) is a run-time control only: no timeline carries it, so it
-     * has a slot in the run-time layer's arrays (thr_runtime, THR_RT_COUNT) and none in the authored
-     * ones. A slot below THR_CTL_COUNT would add an authored thr_ctl and value (28 bytes a player)
-     * that nothing can fill; here it costs 12 (a step, its time and the value) and reuses the
-     * run-time steps, curves and supersession as they are. It follows the audio release as
-     * channel_pan_control follows audio_release_time_control on the wire, so the dispatcher maps
-     * both with one subtraction. */
+    /* The channel pan (SEMANTICS.md §12.2, with THR_CHANNEL_PAN) is a run-time control only: no
+     * timeline carries it, so it has a slot in the run-time layer's arrays (thr_runtime, up to
+     * THR_RT_COUNT) and none in the authored ones. A slot below THR_CTL_COUNT would add an authored
+     * thr_ctl and value (28 bytes a player) that nothing can fill; here it costs 12 (a step, its
+     * time, the value) and reuses the run-time steps, curves and supersession as they are. It
+     * follows the audio release as channel_pan_control follows audio_release_time_control on the
+     * wire, so the dispatcher maps both with one subtraction. */
     THR_CTL_PAN = THR_CTL_COUNT,
-    THR_RT_COUNT
+    THR_RT_COUNT = THR_CTL_COUNT + THR_CHANNEL_PAN
 };
 /* rt.value[THR_CTL_PAN] while the pan has not been set since the playback began (every channel of
  * the set at full level, §12.2); a set value is 0..32768. */
@@ -116,6 +116,8 @@ typedef struct thr_player {
     uint16_t rate_q8; /* 256 = 1.0 */
     uint8_t state;
     uint8_t handle;
+    uint8_t channel_mask; /* the channels it renders on, bit per channel (SEMANTICS.md §12.1) */
+    uint8_t next_mask;    /* a PLAYER_CHANNELS waiting for next_channels_at: its channels; 0: none */
     uint8_t muted;
     uint8_t looping;
     uint8_t action_pending;            /* bit per THR_ACT_* */
@@ -124,13 +126,12 @@ typedef struct thr_player {
     uint8_t reading;                   /* the newest pass still applies records (not past the end or loop end) */
     uint8_t next_known;                /* next_start holds the start of the record at the cursor */
     uint8_t finished_handle;           /* it finished and the host has not been told: handle + 1, else 0 */
-    /* The channels it renders on, in pan order (SEMANTICS.md §12): channel[0..channel_n); 0 = every
-     * channel, in index order. A PLAYER_CHANNELS waiting for its time: next_channel_n channels in
-     * next_channel from next_channels_at (THR_CHANNELS_NONE: nothing waits; one change at most). */
-    uint8_t channel_n;
-    uint8_t next_channel_n;
-    uint8_t channel[THR_MAX_CHANNELS];
-    uint8_t next_channel[THR_MAX_CHANNELS];
+#if THR_CHANNEL_PAN
+    /* The set in pan order (§12.2): channel[0..channel_n), 0 = every channel in index order; and
+     * the waiting PLAYER_CHANNELS' order. */
+    uint8_t channel_n, next_channel_n;
+    uint8_t channel[THR_MAX_CHANNELS], next_channel[THR_MAX_CHANNELS];
+#endif
     uint32_t next_channels_at;
     uint32_t finished_at;              /* and when */
     uint32_t start_at;                 /* board time the playback begins */
@@ -314,12 +315,6 @@ typedef struct thr_core {
     uint32_t now;       /* board time (us), read at the start of each poll */
     uint32_t next_tick; /* board time of the next tick to render */
     uint32_t tick_us;
-    /* CLOCK_TRIM (SEMANTICS.md §1.6): players advance by tick_us x (1 + trim_ppb / 10^9) board us a
-     * tick. That is trim_ppb / (1000 tick_hz) us more than tick_us: trim_acc adds trim_ppb a tick, in
-     * 1/(1000 tick_hz) us, and keeps what is not yet a whole us (0 <= trim_acc < 1000 tick_hz), so the
-     * trimmed time never drifts from the exact one. */
-    int32_t trim_ppb;
-    int32_t trim_acc;
     uint32_t fade_start;
     uint8_t engine_running;
     uint8_t fading; /* a fade to silence is running: stop reason + 1 (0 = none) */
@@ -353,6 +348,13 @@ typedef struct thr_core {
     uint32_t audio_period_us;
     int32_t audio_mix[THR_AUDIO_MAX_PER_TICK];
 #endif
+    /* CLOCK_TRIM (SEMANTICS.md §1.6): players advance by tick_us x (1 + trim_ppb / 10^9) board us a
+     * tick, which is trim_ppb / (1000 tick_hz) us more than tick_us: trim_acc adds trim_ppb a tick,
+     * in 1/(1000 tick_hz) us, and keeps what is not yet a whole us (0 <= trim_acc < 1000 tick_hz),
+     * so the trimmed time never drifts from the exact one. Here rather than near tick_us: moving
+     * every array behind them by 8 bytes cost 16 bytes of code. */
+    int32_t trim_ppb;
+    int32_t trim_acc;
     thr_link_buffers buffers;
 } thr_core;
 
@@ -403,13 +405,12 @@ thr_status thr_player_cancel(thr_core *core, uint8_t player);
 /* PLAYER_CHANNELS: from board time `at` (the first tick at or after it) the player renders on
  * `count` channels, `channels` in pan order (count 0: every channel). BAD_ARGUMENT for a channel
  * >= channel_count or named twice; a newer change replaces one still waiting. */
-#define THR_CHANNELS_NONE 0xFFu
 thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint8_t count, const uint8_t *channels);
 /* CLOCK_TRIM: players advance by (1 + rate_ppb / 10^9) pattern us per board us from the next tick;
  * BAD_ARGUMENT beyond +-1,000,000. 0 at init and for every new host session. */
 thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb);
-/* Run-time controls: slot THR_CTL_* (THR_CTL_PAN included), value Q15 (intensity, volume and pan
- * 0..32768, the others -32768..32768). */
+/* Run-time controls: slot THR_CTL_* (THR_CTL_PAN with THR_CHANNEL_PAN), value Q15 (intensity,
+ * volume and pan 0..32768, the others -32768..32768). */
 thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_t value_q15, uint32_t at);
 thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32_t at, uint8_t count,
                             const uint32_t *times_us, const int32_t *values_q15);
