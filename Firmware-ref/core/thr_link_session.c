@@ -75,7 +75,6 @@ static void clear_players_and_store(thr_core *core)
     for (i = 0; i < THR_MAX_TIMELINES; i++) (void)thr_store_free(core, i);
     core->stopped_reason = 0; /* an ENGINE_STOPPED still owed to the last host is not the new one's */
     core->trim_ppb = 0;       /* the last host's CLOCK_TRIM measured its clock, not the new one's */
-    core->trim_acc = 0;
 }
 
 /* a: the HELLO's payload, v its decoded fields. */

@@ -409,8 +409,8 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
-        if (pl->state == THR_PLAYER_IDLE) continue;
         channels_take(pl, t);
+        if (pl->state == THR_PLAYER_IDLE) continue;
         do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {
             if (!due(pl->start_at, t)) continue;
