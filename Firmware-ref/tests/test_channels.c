@@ -185,8 +185,8 @@ static double pan_gain(double p, unsigned n, unsigned k)
 }
 
 /* Pan steps at 0, 0.25, 0.5 and 1 over 2 and 4 channels (a reversed order for 4): every channel's
- * level within 1/2048 of the formula (§12.4: a step's gains are exact to 1/32768, the gained level
- * within 2/32768). Before the first step, and after a new start, every channel of the set at 1. */
+ * level within 1/2048 of the formula (§12.4). Before the first step, and after a new start, every
+ * channel of the set at 1. */
 static void pan_steps(void)
 {
     static const int32_t pans[4] = { 0, 8192, 16384, 32768 };
@@ -224,9 +224,9 @@ static void pan_steps(void)
     }
 }
 
-/* A pan curve from 0 to 1 over 2 s on 2 channels: at every tick, the squared gains (the power) are
- * within (n - 1) 2^-12 + 2^-14 of the formula's at the exact pan (§12.4), sum to 1, and the
- * gains are within 1/2048 wherever the smaller one is above 1/16. */
+/* A pan curve from 0 to 1 over 2 s on 2 channels: at every 7th tick, the squared gains (the power)
+ * are within (n - 1) 2^-13 + 2^-14 of the formula's at the exact pan (§12.4), sum to 1, and the
+ * gains are within 1/2048 wherever both are above 1/16. */
 static void pan_curve(void)
 {
     uint8_t handle, p[THR_PLAYER_CURVE_POINTS_ITEMS_AT + 2u * THR_PLAYER_CURVE_POINTS_ITEM_SIZE];
@@ -264,8 +264,8 @@ static void pan_curve(void)
     for (ms = start / 1000u; ms <= start / 1000u + 2000u; ms += 7u) {
         double pan = (ms * 1000.0 - start) / 2000000.0, g0 = pan_gain(pan, 2, 0), g1 = pan_gain(pan, 2, 1);
         double l0 = level_at(0, ms) / 32768.0, l1 = level_at(1, ms) / 32768.0;
-        CHECK(fabs(l0 * l0 - g0 * g0) <= 1.0 / 4096 + 1.0 / 16384);
-        CHECK(fabs(l1 * l1 - g1 * g1) <= 1.0 / 4096 + 1.0 / 16384);
+        CHECK(fabs(l0 * l0 - g0 * g0) <= 1.0 / 8192 + 1.0 / 16384);
+        CHECK(fabs(l1 * l1 - g1 * g1) <= 1.0 / 8192 + 1.0 / 16384);
         CHECK(fabs(l0 * l0 + l1 * l1 - 1.0) < 1.0 / 2048.0);
         if (g0 > 1.0 / 16 && g1 > 1.0 / 16) {
             CHECK(fabs(l0 - g0) <= 1.0 / 2048);
