@@ -122,31 +122,30 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
 
 /* ---------------- frame handling ---------------- */
 
+/* Appends a NUL-terminated text at text[n] (no more than fits ERROR's detail); returns the new length. */
+static uint8_t append(uint8_t *text, uint8_t n, const char *s)
+{
+    return (uint8_t)(n + thr_link_put_text(text + n, s, THR_ERROR_DETAIL_MAX));
+}
+
 static void reply_error(thr_core *core, const thr_frame *f, thr_status status, unsigned reason, uint8_t field,
                         uint16_t offset)
 {
     /* detail: "<reason> field <n> at byte <offset>" */
     uint8_t p[THR_ERROR_DETAIL_TEXT_AT + THR_ERROR_DETAIL_MAX], *text = thr_put_error_detail_text(p);
-    const char *name = thr_reason_name(reason);
-    uint8_t n = 0;
-    char digits[12];
-    unsigned value, d;
-    while (name[n] && n < 40u) {
-        text[n] = (uint8_t)name[n];
-        n++;
-    }
-    thr_copy(text + n, " field ", 7);
-    n = (uint8_t)(n + 7u);
-    text[n++] = (uint8_t)('0' + field % 10u);
-    thr_copy(text + n, " at byte ", 9);
-    n = (uint8_t)(n + 9u);
-    value = offset;
-    d = 0;
+    uint8_t n;
+    char digits[6];
+    unsigned value = offset, d = sizeof digits - 1u;
+    digits[d] = 0;
     do {
-        digits[d++] = (char)('0' + value % 10u);
+        digits[--d] = (char)('0' + value % 10u);
         value /= 10u;
-    } while (value && d < sizeof digits);
-    while (d) text[n++] = (uint8_t)digits[--d];
+    } while (value);
+    n = append(text, 0, thr_reason_name(reason)); /* the longest name has 15 bytes */
+    n = append(text, n, " field ");
+    text[n++] = (uint8_t)('0' + field % 10u);
+    n = append(text, n, " at byte ");
+    n = append(text, n, digits + d);
     thr_put_error_status(p, status);
     thr_put_error_ref_type(p, f->type);
     thr_put_error_ref_seq(p, f->seq);
