@@ -156,7 +156,8 @@ static void reply_error(thr_core *core, const thr_frame *f, thr_status status, u
         thr_link_send_control(core, THR_MSG_ERROR, p, n);
 }
 
-/* Decodes and executes an accepted frame; an undecodable one is answered with ERROR (§5.3). */
+/* Decodes and executes an accepted frame, or a HELLO on the control channel (any epoch); an
+ * undecodable one is answered with ERROR (§5.3), except a HELLO, which is only counted. */
 static void execute(thr_core *core, const thr_frame *f)
 {
     thr_link *l = &core->link;
@@ -164,15 +165,18 @@ static void execute(thr_core *core, const thr_frame *f)
     uint16_t offset;
     unsigned reason;
     uint32_t v[THR_MSG_MAX_FIELDS];
+    int hello = f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO;
     reason = thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v);
     if (reason) {
         l->undecodable++;
-        if (f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
+        if (!hello && f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
             reply_error(core, f, reason == THR_PL_UNKNOWN_TYPE ? THR_STATUS_UNKNOWN_MESSAGE : THR_STATUS_MALFORMED,
                         reason, field, offset);
-        return;
+    } else if (hello) {
+        handle_hello(core, f->payload, v);
+    } else {
+        thr_link_dispatch(core, f, v);
     }
-    thr_link_dispatch(core, f, v);
 }
 
 #if THR_RX_HOLD_FRAMES
@@ -227,14 +231,8 @@ uint8_t thr_link_held_bitmap(const thr_core *core, uint8_t *bitmap)
 static void handle_frame(thr_core *core, const thr_frame *f)
 {
     thr_link *l = &core->link;
-    uint8_t field;
-    uint16_t offset;
-    uint32_t v[THR_MSG_MAX_FIELDS];
     if (f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO) {
-        if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u)
-            handle_hello(core, f->payload, v);
-        else
-            l->undecodable++;
+        execute(core, f); /* before the epoch check: HELLO carries epoch 0 */
         return;
     }
     if (!l->session || f->epoch != l->epoch) {

@@ -122,6 +122,14 @@ static int32_t rt_curve_value(const thr_runtime *rt, uint32_t t)
     return rt->curve_v[rt->curve_n - 1u];
 }
 
+/* The run-time step of a slot from board time `at` on (a pending step come due, or a curve replaced). */
+THR_NOINLINE static void step_set(thr_runtime *rt, unsigned slot, int32_t value, uint32_t at)
+{
+    rt->step[slot] = value;
+    rt->step_at[slot] = at;
+    rt->has_step |= (uint16_t)(1u << slot);
+}
+
 static void runtime_evaluate(thr_runtime *rt, uint32_t t)
 {
     unsigned s;
@@ -129,9 +137,7 @@ static void runtime_evaluate(thr_runtime *rt, uint32_t t)
         for (s = 0; s < THR_RT_PENDING; s++) {
             thr_rt_step *p = &rt->pending[s];
             if (p->used && due(p->at, t)) {
-                rt->step[p->slot] = p->value;
-                rt->step_at[p->slot] = p->at;
-                rt->has_step |= (uint16_t)(1u << p->slot);
+                step_set(rt, p->slot, p->value, p->at);
                 p->used = 0;
                 rt->pending_n--;
             }
@@ -509,16 +515,7 @@ thr_status thr_player_start(thr_core *core, uint8_t player, uint8_t handle, uint
     return THR_STATUS_OK;
 }
 
-thr_status thr_player_stop(thr_core *core, uint8_t player, uint32_t at)
-{
-    thr_player *pl = player_of(core, player);
-    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_OK;
-    pl->action_at[THR_ACT_STOP] = at;
-    pl->action_pending |= 1u << THR_ACT_STOP;
-    return THR_STATUS_OK;
-}
-
+/* An action at board time `at`; BAD_ARGUMENT (nothing kept) for an idle player. */
 static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint32_t at)
 {
     thr_player *pl = player_of(core, player);
@@ -527,6 +524,12 @@ static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint
     pl->action_at[action] = at;
     pl->action_pending |= (uint8_t)(1u << action);
     return THR_STATUS_OK;
+}
+
+thr_status thr_player_stop(thr_core *core, uint8_t player, uint32_t at)
+{
+    thr_status s = schedule(core, player, THR_ACT_STOP, at);
+    return s == THR_STATUS_BAD_ARGUMENT ? THR_STATUS_OK : s; /* an idle player is stopped already */
 }
 
 thr_status thr_player_pause(thr_core *core, uint8_t player, uint32_t at)
@@ -680,9 +683,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (i == THR_RT_PENDING) {
         /* queue full: the earliest pending step takes effect now rather than being lost */
         thr_rt_step *p = &rt->pending[oldest];
-        rt->step[p->slot] = p->value;
-        rt->step_at[p->slot] = p->at;
-        rt->has_step |= (uint16_t)(1u << p->slot);
+        step_set(rt, p->slot, p->value, p->at);
         i = oldest;
     }
     rt->pending[i].at = at;
@@ -710,10 +711,7 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     if (count == 0u) return THR_STATUS_OK; /* no points: no effect */
     if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
         /* one run-time curve per player: the one it replaces leaves its current value as a step */
-        uint8_t old = rt->curve_slot;
-        rt->step[old] = rt->value[old];
-        rt->step_at[old] = core->now;
-        rt->has_step |= (uint16_t)(1u << old);
+        step_set(rt, rt->curve_slot, rt->value[rt->curve_slot], core->now);
     }
     rt->curve_slot = slot;
     rt->curve_at = at;
