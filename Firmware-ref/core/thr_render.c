@@ -97,6 +97,14 @@ static void add_level(channel_mix *sums, uint32_t level, uint32_t tone, int audi
     }
 }
 
+/* Adds a player's sums to the mix of a channel of its set (gain 1). */
+static void mix_add(channel_mix *to, const channel_mix *from)
+{
+    to->intensity += from->intensity;
+    to->weighted += from->weighted;
+    to->audio += from->audio;
+}
+
 #if THR_CHANNEL_PAN
 /* x gain / 32768, rounded down, for any 32-bit sum (a player's sum of levels exceeds 1 when its
  * events overlap: it is clipped only with the rest of the channel, §2.1). */
@@ -104,57 +112,40 @@ static uint32_t scaled(uint32_t x, uint32_t gain)
 {
     return (x >> 15) * gain + ((x & 0x7FFFu) * gain >> 15);
 }
-#endif
 
-/* Adds a player's sums to one channel's mix at the channel's gain (Q15). */
-static void mix_add(channel_mix *to, const channel_mix *from, uint32_t gain)
+/* Adds a player's sums to one channel's mix at the channel's pan gain (Q15). */
+static void mix_gained(channel_mix *to, const channel_mix *from, uint32_t gain)
 {
-#if THR_CHANNEL_PAN
-    if (gain == THR_Q15_ONE) { /* the usual case (no pan): no multiply */
-        to->intensity += from->intensity;
-        to->weighted += from->weighted;
-        to->audio += from->audio;
-    } else if (gain) {
-        to->intensity += scaled(from->intensity, gain);
-        to->weighted += scaled(from->weighted, gain);
-        to->audio += scaled(from->audio, gain);
-    }
-#else
-    (void)gain; /* 1: a channel of the set */
-    to->intensity += from->intensity;
-    to->weighted += from->weighted;
-    to->audio += from->audio;
-#endif
+    to->intensity += scaled(from->intensity, gain);
+    to->weighted += scaled(from->weighted, gain);
+    to->audio += scaled(from->audio, gain);
 }
 
-#if THR_CHANNEL_PAN
 /* The player's channel set, in pan order: channel k of it. */
 static unsigned set_channel(const thr_player *pl, unsigned k)
 {
     return pl->channel_n ? pl->channel[k] : k;
 }
 
-/* SEMANTICS.md §12.2: each channel's gain for one player at this tick (Q15), once per player and
- * tick. Without a pan every channel of the set has 1; with one (and two channels or more), two
- * neighbours of the ordered set share the power: x = p (n - 1), i = floor(x) (n - 2 at p = 1),
- * f = x - i, gains sqrt(1 - f) and sqrt(f), each rounded to the nearest 1/32768 (x and f are exact
- * in Q15). */
-static void player_gains(const thr_player *pl, unsigned channels, uint16_t *gain)
+/* SEMANTICS.md §12.2: with the pan set and two channels or more, two neighbours of the ordered set
+ * share the power: x = p (n - 1), i = floor(x) (n - 2 at p = 1), f = x - i, gains sqrt(1 - f) and
+ * sqrt(f), each rounded to the nearest 1/32768 (x and f are exact in Q15); every other channel 0.
+ * Once per player and tick. 0 (gains not written) when the pan does not apply: every channel of
+ * the set has gain 1, as without the option (the channel mask). */
+THR_NOINLINE static int pan_gains(const thr_player *pl, unsigned channels, uint16_t *gain)
 {
     unsigned n = pl->channel_n ? pl->channel_n : channels, k, i;
     int32_t pan = pl->rt.value[THR_CTL_PAN];
     uint32_t x, f;
+    if (pan < 0 || n == 1u) return 0; /* not set since the start (THR_PAN_UNSET), or one channel */
     for (k = 0; k < channels; k++) gain[k] = 0;
-    if (pan < 0 || n == 1u) { /* not set since the start (THR_PAN_UNSET), or one channel */
-        for (k = 0; k < n; k++) gain[set_channel(pl, k)] = THR_Q15_ONE;
-        return;
-    }
     x = (uint32_t)pan * (n - 1u); /* pan <= 32768, n <= 8: < 2^18 */
     i = x >> 15;
     if (i > n - 2u) i = n - 2u; /* p = 1: the last pair, f = 1 */
     f = x - (i << 15);
     gain[set_channel(pl, i)] = (uint16_t)thr_sqrt_q15(THR_Q15_ONE - f);
     gain[set_channel(pl, i + 1u)] = (uint16_t)thr_sqrt_q15(f);
+    return 1;
 }
 #endif
 
@@ -192,6 +183,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
     pass_factors factors[THR_MAX_PLAYERS][THR_MAX_PASSES];
 #if THR_CHANNEL_PAN
     uint16_t gains[THR_MAX_PLAYERS][THR_MAX_CHANNELS];
+    uint8_t panned[THR_MAX_PLAYERS]; /* the player's pan applies: gains[] holds its gains */
 #endif
     unsigned channels = core->config->channel_count, c, i, p, k;
     uint32_t tick = core->tick_us;
@@ -202,9 +194,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
     /* per pass: both control layers combined once, not per event */
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         const thr_player *pl = &core->player[p];
-#if THR_CHANNEL_PAN
-        if (pl->state == THR_PLAYER_PLAYING) player_gains(pl, channels, gains[p]);
-#endif
         for (k = 0; k < THR_MAX_PASSES; k++) {
             const thr_pass *ps = &pl->pass[k];
             pass_factors *f = &factors[p][k];
@@ -219,6 +208,14 @@ void thr_render_tick(thr_core *core, uint32_t t)
             f->rate_q8 = pl->rate_q8;
         }
     }
+
+#if THR_CHANNEL_PAN
+    for (p = 0; p < THR_MAX_PLAYERS; p++) { /* the pan unset (the usual case) costs a test, no call */
+        const thr_player *pl = &core->player[p];
+        panned[p] = (uint8_t)(pl->rt.value[THR_CTL_PAN] >= 0 && pl->state == THR_PLAYER_PLAYING &&
+                              pan_gains(pl, channels, gains[p]));
+    }
+#endif
 
     i = 0;
     while (i < core->active_count) {
@@ -270,10 +267,12 @@ void thr_render_tick(thr_core *core, uint32_t t)
         mix.audio = 0;
         for (p = 0; p < THR_MAX_PLAYERS; p++) { /* a player not playing has no sums */
 #if THR_CHANNEL_PAN
-            if (core->player[p].state == THR_PLAYER_PLAYING) mix_add(&mix, &sums[p], gains[p][c]);
-#else
-            if ((unsigned)core->player[p].channel_mask >> c & 1u) mix_add(&mix, &sums[p], THR_Q15_ONE);
+            if (panned[p]) {
+                mix_gained(&mix, &sums[p], gains[p][c]);
+                continue;
+            }
 #endif
+            if ((unsigned)core->player[p].channel_mask >> c & 1u) mix_add(&mix, &sums[p]);
         }
         level = mix.intensity > THR_Q15_ONE ? THR_Q15_ONE : mix.intensity;
         if (mix.intensity) { /* weighted <= intensity: keep weighted << 15 within 32 bits */

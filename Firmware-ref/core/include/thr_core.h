@@ -101,9 +101,9 @@ typedef struct thr_runtime {
     uint16_t has_step;         /* bit per slot */
     uint16_t step_after_curve; /* bit per slot: its step was given after the curve (wins a tie) */
     uint32_t curve_at;
+    int32_t value[THR_RT_COUNT];           /* evaluated for this tick */
     int32_t step[THR_RT_COUNT];
     uint32_t step_at[THR_RT_COUNT];        /* board time, low 32 bits */
-    int32_t value[THR_RT_COUNT];           /* evaluated for this tick */
     uint32_t curve_t[THR_RT_CURVE_POINTS]; /* us from curve_at */
     int32_t curve_v[THR_RT_CURVE_POINTS];
     thr_rt_step pending[THR_RT_PENDING];
@@ -126,12 +126,6 @@ typedef struct thr_player {
     uint8_t reading;                   /* the newest pass still applies records (not past the end or loop end) */
     uint8_t next_known;                /* next_start holds the start of the record at the cursor */
     uint8_t finished_handle;           /* it finished and the host has not been told: handle + 1, else 0 */
-#if THR_CHANNEL_PAN
-    /* The set in pan order (§12.2): channel[0..channel_n), 0 = every channel in index order; and
-     * the waiting PLAYER_CHANNELS' order. */
-    uint8_t channel_n, next_channel_n;
-    uint8_t channel[THR_MAX_CHANNELS], next_channel[THR_MAX_CHANNELS];
-#endif
     uint32_t next_channels_at;
     uint32_t finished_at;              /* and when */
     uint32_t start_at;                 /* board time the playback begins */
@@ -147,6 +141,12 @@ typedef struct thr_player {
     thr_pass pass[THR_MAX_PASSES];
     thr_ctl ctl[THR_CTL_COUNT]; /* authored control state (one per player, §7.3) */
     thr_runtime rt;
+#if THR_CHANNEL_PAN
+    /* The set in pan order (§12.2): channel[0..channel_n), 0 = every channel in index order; and
+     * the waiting PLAYER_CHANNELS' order. Last: the fields before them keep their offsets. */
+    uint8_t channel_n, next_channel_n;
+    uint8_t channel[THR_MAX_CHANNELS], next_channel[THR_MAX_CHANNELS];
+#endif
 } thr_player;
 
 /* An event that is sounding. Times in board microseconds (saturating). */
