@@ -33,7 +33,8 @@ static void send_info(thr_core *core, uint32_t nonce)
     thr_put_info_major(p, THR_WIRE_MAJOR);
     thr_put_info_minor(p, THR_WIRE_MINOR);
     /* each string starts where the one before ends */
-    p = thr_put_info_firmware_length(p, thr_link_put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
+    p = thr_put_info_firmware_length(
+        p, thr_link_put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
     p = thr_put_info_board_length(p, thr_link_put_text(thr_put_info_board_text(p), c->board, THR_INFO_BOARD_MAX));
     p = thr_put_info_serial_length(p, thr_link_put_text(thr_put_info_serial_text(p), c->serial, THR_INFO_SERIAL_MAX));
     /* p: the end of the serial string, where the fields after it count from */

@@ -235,8 +235,8 @@ void thr_render_tick(thr_core *core, uint32_t t)
             /* §3.2: clamp01(level x a x r) x gain (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r) */
             int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
             uint32_t level = ((uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15) * (uint32_t)gain >> 15;
-            add_level(&sums[ev->player], level,
-                      haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u, !haptic);
+            add_level(&sums[ev->player], level, haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u,
+                      !haptic);
 #if THR_AUDIO_SAMPLES
             if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
 #endif

@@ -35,7 +35,8 @@ static int level_at(uint8_t channel, uint32_t ms)
 {
     uint32_t i;
     for (i = 0; i < board.trace_count; i++) {
-        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u) return board.trace[i].intensity_q15;
+        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u)
+            return board.trace[i].intensity_q15;
     }
     return -1;
 }
@@ -44,7 +45,8 @@ static int sharpness_at(uint8_t channel, uint32_t ms)
 {
     uint32_t i;
     for (i = 0; i < board.trace_count; i++) {
-        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u) return board.trace[i].sharpness_q15;
+        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u)
+            return board.trace[i].sharpness_q15;
     }
     return -1;
 }
@@ -75,8 +77,9 @@ static uint8_t load_steady(uint32_t ms)
 
 /* The transient row of SEMANTICS §11 (I 0.8, S 0.3 at 100 ms) and a continuous event (I 0.56,
  * S 0.88) from 110 to 210 ms under it: two events mixed, intensity and sharpness. */
-static const uint8_t mixed_body[] = { 0xD2, 0x01, 0x02, 0x04, 0xCC, 0x4D, 0x0D, 0x90,
-                                      0xE0, 0x00, 0x64, 0x04, 0x0A, 0x64 };
+static const uint8_t mixed_body[] = {
+    0xD2, 0x01, 0x02, 0x04, 0xCC, 0x4D, 0x0D, 0x90, 0xE0, 0x00, 0x64, 0x04, 0x0A, 0x64
+};
 
 /* ---------- the channel set ---------- */
 
@@ -248,7 +251,8 @@ static void pan_curve(void)
     p[THR_PLAYER_CURVE_POINTS_AT] = 2;
     thr_put32(p + THR_PLAYER_CURVE_POINTS_ITEMS_AT + THR_PLAYER_CURVE_POINTS_TIME_AT, 0);
     thr_put16(p + THR_PLAYER_CURVE_POINTS_ITEMS_AT + THR_PLAYER_CURVE_POINTS_VALUE_AT, 0);
-    thr_put32(p + THR_PLAYER_CURVE_POINTS_ITEMS_AT + THR_PLAYER_CURVE_POINTS_ITEM_SIZE + THR_PLAYER_CURVE_POINTS_TIME_AT,
+    thr_put32(p + THR_PLAYER_CURVE_POINTS_ITEMS_AT + THR_PLAYER_CURVE_POINTS_ITEM_SIZE +
+                  THR_PLAYER_CURVE_POINTS_TIME_AT,
               2000000);
     thr_put16(p + THR_PLAYER_CURVE_POINTS_ITEMS_AT + THR_PLAYER_CURVE_POINTS_ITEM_SIZE +
                   THR_PLAYER_CURVE_POINTS_VALUE_AT,

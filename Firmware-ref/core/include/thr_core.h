@@ -51,7 +51,7 @@ enum {
 /* rt.value[THR_CTL_PAN] while the pan has not been set since the playback began (every channel of
  * the set at full level, §12.2); a set value is 0..32768. */
 #define THR_PAN_UNSET (-1)
-#define THR_CTL_NONE 0xFFu
+#define THR_CTL_NONE  0xFFu
 /* Slot of a timeline control code (0..11), or THR_CTL_NONE. */
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code);
 
@@ -101,7 +101,7 @@ typedef struct thr_runtime {
     uint16_t has_step;         /* bit per slot */
     uint16_t step_after_curve; /* bit per slot: its step was given after the curve (wins a tie) */
     uint32_t curve_at;
-    int32_t value[THR_RT_COUNT];           /* evaluated for this tick */
+    int32_t value[THR_RT_COUNT]; /* evaluated for this tick */
     int32_t step[THR_RT_COUNT];
     uint32_t step_at[THR_RT_COUNT];        /* board time, low 32 bits */
     uint32_t curve_t[THR_RT_CURVE_POINTS]; /* us from curve_at */
@@ -126,8 +126,8 @@ typedef struct thr_player {
     uint8_t reading;                   /* the newest pass still applies records (not past the end or loop end) */
     uint8_t next_known;                /* next_start holds the start of the record at the cursor */
     uint8_t finished_handle;           /* it finished and the host has not been told: handle + 1, else 0 */
-    uint32_t next_channels_at;
     uint32_t finished_at;              /* and when */
+    uint32_t next_channels_at;         /* board time next_mask takes effect */
     uint32_t start_at;                 /* board time the playback begins */
     uint32_t action_at[THR_ACT_COUNT]; /* board time, low 32 bits */
     uint32_t seek_to_us;               /* pending seek position */
