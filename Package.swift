@@ -57,13 +57,14 @@ let package = Package(
             cSettings: [
                 .headerSearchPath("core/include"),
                 .headerSearchPath("core"),
-                .define("THR_MAX_CHANNELS", to: "4u"),
+                .define("THR_MAX_CHANNELS", to: "8u"),
                 .define("THR_MAX_PLAYERS", to: "4u"),
                 .define("THR_MAX_ACTIVE", to: "128u"),
                 .define("THR_MAX_TIMELINES", to: "8u"),
                 .define("THR_MAX_SLOTS", to: "8u"),
                 .define("THR_AUDIO_SAMPLES", to: "1"),
                 .define("THR_RX_HOLD_FRAMES", to: "2u"),
+                .define("THR_CHANNEL_PAN", to: "1"),
             ]
         ),
         // A board simulated around the core: clock, flash, actuators, line, endpoints.

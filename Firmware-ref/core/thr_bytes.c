@@ -27,32 +27,18 @@ int thr_utf8_valid(const uint8_t *s, uint32_t n)
 {
     uint32_t i = 0;
     while (i < n) {
-        uint8_t c = s[i];
-        uint32_t extra, cp, k;
-        if (c < 0x80u) {
-            i++;
-            continue;
+        uint32_t c = s[i++], extra, cp, least;
+        if (c < 0x80u) continue;
+        if (c < 0xC2u || c > 0xF4u) return 0; /* a continuation byte, an overlong lead, past U+10FFFF */
+        extra = c < 0xE0u ? 1u : c < 0xF0u ? 2u : 3u;
+        least = extra == 1u ? 0x80u : extra == 2u ? 0x800u : 0x10000u; /* below: an overlong form */
+        cp = c & (0x3Fu >> extra);
+        if (n - i < extra) return 0;
+        while (extra--) {
+            if ((s[i] & 0xC0u) != 0x80u) return 0;
+            cp = cp << 6 | (s[i++] & 0x3Fu);
         }
-        if (c >= 0xC2u && c <= 0xDFu) {
-            extra = 1;
-            cp = c & 0x1Fu;
-        } else if (c >= 0xE0u && c <= 0xEFu) {
-            extra = 2;
-            cp = c & 0x0Fu;
-        } else if (c >= 0xF0u && c <= 0xF4u) {
-            extra = 3;
-            cp = c & 0x07u;
-        } else
-            return 0;
-        if (n - i <= extra) return 0;
-        for (k = 1; k <= extra; k++) {
-            if ((s[i + k] & 0xC0u) != 0x80u) return 0;
-            cp = cp << 6 | (s[i + k] & 0x3Fu);
-        }
-        if ((extra == 2u && (cp < 0x800u || (cp >= 0xD800u && cp <= 0xDFFFu))) ||
-            (extra == 3u && (cp < 0x10000u || cp > 0x10FFFFu)))
-            return 0;
-        i += extra + 1u;
+        if (cp < least || cp > 0x10FFFFu || cp >> 11 == 0x1Bu) return 0; /* 0x1B: U+D800..U+DFFF, surrogates */
     }
     return 1;
 }

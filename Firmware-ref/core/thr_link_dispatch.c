@@ -129,7 +129,8 @@ static void channel_read(thr_core *core, const uint8_t *a, const uint32_t *v)
     thr_put_channel_reply_tag(p, thr_get_channel_read_tag(v));
     thr_put_channel_reply_status(p, known ? THR_STATUS_OK : THR_STATUS_BAD_ARGUMENT);
     thr_put_channel_reply_channel(p, channel);
-    thr_link_send_reliable(core, THR_MSG_CHANNEL_REPLY, p, (uint16_t)(thr_put_channel_reply_name_length(p, length) - p));
+    thr_link_send_reliable(core, THR_MSG_CHANNEL_REPLY, p,
+                           (uint16_t)(thr_put_channel_reply_name_length(p, length) - p));
 }
 
 static void slot_list(thr_core *core, uint16_t tag)

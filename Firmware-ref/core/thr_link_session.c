@@ -33,7 +33,8 @@ static void send_info(thr_core *core, uint32_t nonce)
     thr_put_info_major(p, THR_WIRE_MAJOR);
     thr_put_info_minor(p, THR_WIRE_MINOR);
     /* each string starts where the one before ends */
-    p = thr_put_info_firmware_length(p, thr_link_put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
+    p = thr_put_info_firmware_length(
+        p, thr_link_put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
     p = thr_put_info_board_length(p, thr_link_put_text(thr_put_info_board_text(p), c->board, THR_INFO_BOARD_MAX));
     p = thr_put_info_serial_length(p, thr_link_put_text(thr_put_info_serial_text(p), c->serial, THR_INFO_SERIAL_MAX));
     /* p: the end of the serial string, where the fields after it count from */
@@ -75,7 +76,6 @@ static void clear_players_and_store(thr_core *core)
     for (i = 0; i < THR_MAX_TIMELINES; i++) (void)thr_store_free(core, i);
     core->stopped_reason = 0; /* an ENGINE_STOPPED still owed to the last host is not the new one's */
     core->trim_ppb = 0;       /* the last host's CLOCK_TRIM measured its clock, not the new one's */
-    core->trim_acc = 0;
 }
 
 /* a: the HELLO's payload, v its decoded fields. */
@@ -123,31 +123,30 @@ static void handle_hello(thr_core *core, const uint8_t *a, const uint32_t *v)
 
 /* ---------------- frame handling ---------------- */
 
+/* Appends a NUL-terminated text at text[n] (no more than fits ERROR's detail); returns the new length. */
+static uint8_t append(uint8_t *text, uint8_t n, const char *s)
+{
+    return (uint8_t)(n + thr_link_put_text(text + n, s, THR_ERROR_DETAIL_MAX));
+}
+
 static void reply_error(thr_core *core, const thr_frame *f, thr_status status, unsigned reason, uint8_t field,
                         uint16_t offset)
 {
     /* detail: "<reason> field <n> at byte <offset>" */
     uint8_t p[THR_ERROR_DETAIL_TEXT_AT + THR_ERROR_DETAIL_MAX], *text = thr_put_error_detail_text(p);
-    const char *name = thr_reason_name(reason);
-    uint8_t n = 0;
-    char digits[12];
-    unsigned value, d;
-    while (name[n] && n < 40u) {
-        text[n] = (uint8_t)name[n];
-        n++;
-    }
-    thr_copy(text + n, " field ", 7);
-    n = (uint8_t)(n + 7u);
-    text[n++] = (uint8_t)('0' + field % 10u);
-    thr_copy(text + n, " at byte ", 9);
-    n = (uint8_t)(n + 9u);
-    value = offset;
-    d = 0;
+    uint8_t n;
+    char digits[6];
+    unsigned value = offset, d = sizeof digits - 1u;
+    digits[d] = 0;
     do {
-        digits[d++] = (char)('0' + value % 10u);
+        digits[--d] = (char)('0' + value % 10u);
         value /= 10u;
-    } while (value && d < sizeof digits);
-    while (d) text[n++] = (uint8_t)digits[--d];
+    } while (value);
+    n = append(text, 0, thr_reason_name(reason)); /* the longest name has 15 bytes */
+    n = append(text, n, " field ");
+    text[n++] = (uint8_t)('0' + field % 10u);
+    n = append(text, n, " at byte ");
+    n = append(text, n, digits + d);
     thr_put_error_status(p, status);
     thr_put_error_ref_type(p, f->type);
     thr_put_error_ref_seq(p, f->seq);
@@ -158,7 +157,8 @@ static void reply_error(thr_core *core, const thr_frame *f, thr_status status, u
         thr_link_send_control(core, THR_MSG_ERROR, p, n);
 }
 
-/* Decodes and executes an accepted frame; an undecodable one is answered with ERROR (§5.3). */
+/* Decodes and executes an accepted frame, or a HELLO on the control channel (any epoch); an
+ * undecodable one is answered with ERROR (§5.3), except a HELLO, which is only counted. */
 static void execute(thr_core *core, const thr_frame *f)
 {
     thr_link *l = &core->link;
@@ -166,15 +166,18 @@ static void execute(thr_core *core, const thr_frame *f)
     uint16_t offset;
     unsigned reason;
     uint32_t v[THR_MSG_MAX_FIELDS];
+    int hello = f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO;
     reason = thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v);
     if (reason) {
         l->undecodable++;
-        if (f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
+        if (!hello && f->channel != THR_CHANNEL_REALTIME && f->type != THR_MSG_ERROR)
             reply_error(core, f, reason == THR_PL_UNKNOWN_TYPE ? THR_STATUS_UNKNOWN_MESSAGE : THR_STATUS_MALFORMED,
                         reason, field, offset);
-        return;
+    } else if (hello) {
+        handle_hello(core, f->payload, v);
+    } else {
+        thr_link_dispatch(core, f, v);
     }
-    thr_link_dispatch(core, f, v);
 }
 
 #if THR_RX_HOLD_FRAMES
@@ -229,14 +232,8 @@ uint8_t thr_link_held_bitmap(const thr_core *core, uint8_t *bitmap)
 static void handle_frame(thr_core *core, const thr_frame *f)
 {
     thr_link *l = &core->link;
-    uint8_t field;
-    uint16_t offset;
-    uint32_t v[THR_MSG_MAX_FIELDS];
     if (f->channel == THR_CHANNEL_CONTROL && f->type == THR_MSG_HELLO) {
-        if (thr_msg_decode(thr_msg_schema, f->type, f->payload, f->length, &field, &offset, v) == 0u)
-            handle_hello(core, f->payload, v);
-        else
-            l->undecodable++;
+        execute(core, f); /* before the epoch check: HELLO carries epoch 0 */
         return;
     }
     if (!l->session || f->epoch != l->epoch) {

@@ -20,11 +20,11 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 /* The controls whose range is 0..1 (the others: -1..1). */
 static int slot_is_unit(unsigned slot)
 {
-    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || slot == THR_CTL_PAN;
+    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || (THR_CHANNEL_PAN && slot == THR_CTL_PAN);
 }
 static int32_t neutral(unsigned slot)
 {
-    return slot == THR_CTL_PAN ? THR_PAN_UNSET : slot_is_unit(slot) ? THR_Q15_ONE : 0;
+    return THR_CHANNEL_PAN && slot == THR_CTL_PAN ? THR_PAN_UNSET : slot_is_unit(slot) ? THR_Q15_ONE : 0;
 }
 
 static int32_t timeline_value(unsigned slot, uint8_t raw)
@@ -122,6 +122,14 @@ static int32_t rt_curve_value(const thr_runtime *rt, uint32_t t)
     return rt->curve_v[rt->curve_n - 1u];
 }
 
+/* The run-time step of a slot from board time `at` on (a pending step come due, or a curve replaced). */
+THR_NOINLINE static void step_set(thr_runtime *rt, unsigned slot, int32_t value, uint32_t at)
+{
+    rt->step[slot] = value;
+    rt->step_at[slot] = at;
+    rt->has_step |= (uint16_t)(1u << slot);
+}
+
 static void runtime_evaluate(thr_runtime *rt, uint32_t t)
 {
     unsigned s;
@@ -129,9 +137,7 @@ static void runtime_evaluate(thr_runtime *rt, uint32_t t)
         for (s = 0; s < THR_RT_PENDING; s++) {
             thr_rt_step *p = &rt->pending[s];
             if (p->used && due(p->at, t)) {
-                rt->step[p->slot] = p->value;
-                rt->step_at[p->slot] = p->at;
-                rt->has_step |= (uint16_t)(1u << p->slot);
+                step_set(rt, p->slot, p->value, p->at);
                 p->used = 0;
                 rt->pending_n--;
             }
@@ -393,10 +399,13 @@ static void do_actions(thr_core *core, uint8_t player, uint32_t t)
  * on, where they are (SEMANTICS.md §12.1). */
 static void channels_take(thr_player *pl, uint32_t t)
 {
-    if (pl->next_channel_n == THR_CHANNELS_NONE || !due(pl->next_channels_at, t)) return;
+    if (!pl->next_mask || !due(pl->next_channels_at, t)) return;
+    pl->channel_mask = pl->next_mask;
+    pl->next_mask = 0;
+#if THR_CHANNEL_PAN
     pl->channel_n = pl->next_channel_n;
     thr_copy(pl->channel, pl->next_channel, pl->channel_n);
-    pl->next_channel_n = THR_CHANNELS_NONE;
+#endif
 }
 
 /* Per tick, before rendering: commands due, records reached, controls evaluated. */
@@ -406,8 +415,8 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
-        if (pl->state == THR_PLAYER_IDLE) continue;
         channels_take(pl, t);
+        if (pl->state == THR_PLAYER_IDLE) continue;
         do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {
             if (!due(pl->start_at, t)) continue;
@@ -506,16 +515,7 @@ thr_status thr_player_start(thr_core *core, uint8_t player, uint8_t handle, uint
     return THR_STATUS_OK;
 }
 
-thr_status thr_player_stop(thr_core *core, uint8_t player, uint32_t at)
-{
-    thr_player *pl = player_of(core, player);
-    if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_OK;
-    pl->action_at[THR_ACT_STOP] = at;
-    pl->action_pending |= 1u << THR_ACT_STOP;
-    return THR_STATUS_OK;
-}
-
+/* An action at board time `at`; BAD_ARGUMENT (nothing kept) for an idle player. */
 static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint32_t at)
 {
     thr_player *pl = player_of(core, player);
@@ -524,6 +524,12 @@ static thr_status schedule(thr_core *core, uint8_t player, unsigned action, uint
     pl->action_at[action] = at;
     pl->action_pending |= (uint8_t)(1u << action);
     return THR_STATUS_OK;
+}
+
+thr_status thr_player_stop(thr_core *core, uint8_t player, uint32_t at)
+{
+    thr_status s = schedule(core, player, THR_ACT_STOP, at);
+    return s == THR_STATUS_BAD_ARGUMENT ? THR_STATUS_OK : s; /* an idle player is stopped already */
 }
 
 thr_status thr_player_pause(thr_core *core, uint8_t player, uint32_t at)
@@ -596,13 +602,11 @@ thr_status thr_player_cancel(thr_core *core, uint8_t player)
 
 /* ---------------- channels and pan (SEMANTICS.md §12) ---------------- */
 
-void thr_player_routing_reset(thr_player *pl)
+#if THR_CHANNEL_PAN
+/* The pan as never set since the start: no step, none waiting, no curve (§12.2). */
+static void pan_reset(thr_runtime *rt)
 {
-    thr_runtime *rt = &pl->rt;
     unsigned i;
-    pl->channel_n = 0;
-    pl->next_channel_n = THR_CHANNELS_NONE;
-    /* the pan as never set: no step, none waiting, no curve */
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (rt->pending[i].used && rt->pending[i].slot == THR_CTL_PAN) {
             rt->pending[i].used = 0;
@@ -613,21 +617,35 @@ void thr_player_routing_reset(thr_player *pl)
     if (rt->curve_slot == THR_CTL_PAN) rt->curve_slot = THR_CTL_NONE;
     rt->value[THR_CTL_PAN] = THR_PAN_UNSET;
 }
+#endif
+
+void thr_player_routing_reset(thr_player *pl)
+{
+    pl->channel_mask = 0xFF;
+    pl->next_mask = 0;
+#if THR_CHANNEL_PAN
+    pl->channel_n = 0;
+    pan_reset(&pl->rt);
+#endif
+}
 
 thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint8_t count, const uint8_t *channels)
 {
     thr_player *pl = player_of(core, player);
-    unsigned i, seen = 0;
+    unsigned i, mask = 0;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     for (i = 0; i < count; i++) {
-        unsigned bit = 1u << (channels[i] & 31u);
-        if (channels[i] >= core->config->channel_count || (seen & bit)) return THR_STATUS_BAD_ARGUMENT;
-        seen |= bit;
+        unsigned bit = 1u << (channels[i] & 7u);
+        if (channels[i] >= core->config->channel_count || (mask & bit)) return THR_STATUS_BAD_ARGUMENT;
+        mask |= bit;
     }
+    pl->next_mask = (uint8_t)(count ? mask : 0xFFu); /* never 0: 0 is "nothing waiting" */
+    pl->next_channels_at = at;
+#if THR_CHANNEL_PAN
     /* count <= channel_count <= THR_MAX_CHANNELS now: every index was below it, none twice */
     pl->next_channel_n = count;
     thr_copy(pl->next_channel, channels, count);
-    pl->next_channels_at = at;
+#endif
     return THR_STATUS_OK;
 }
 
@@ -636,6 +654,13 @@ thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb)
     if (rate_ppb > 1000000 || rate_ppb < -1000000) return THR_STATUS_BAD_ARGUMENT;
     core->trim_ppb = rate_ppb; /* trim_acc goes on: a refined trim loses nothing already counted */
     return THR_STATUS_OK;
+}
+
+/* A run-time slot the board does not render: the pan of a build without THR_CHANNEL_PAN is not
+ * supported (said, not ignored); anything else is no control at all. */
+static thr_status slot_refused(unsigned slot)
+{
+    return slot == THR_CTL_PAN ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT;
 }
 
 static int32_t clamp_control(unsigned slot, int32_t v)
@@ -649,7 +674,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     thr_runtime *rt;
     unsigned i, oldest = 0;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (slot >= THR_RT_COUNT) return THR_STATUS_BAD_ARGUMENT;
+    if (slot >= THR_RT_COUNT) return slot_refused(slot);
     rt = &pl->rt;
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (!rt->pending[i].used) break;
@@ -658,9 +683,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (i == THR_RT_PENDING) {
         /* queue full: the earliest pending step takes effect now rather than being lost */
         thr_rt_step *p = &rt->pending[oldest];
-        rt->step[p->slot] = p->value;
-        rt->step_at[p->slot] = p->at;
-        rt->has_step |= (uint16_t)(1u << p->slot);
+        step_set(rt, p->slot, p->value, p->at);
         i = oldest;
     }
     rt->pending[i].at = at;
@@ -679,7 +702,8 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     thr_runtime *rt;
     unsigned i;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (slot >= THR_RT_COUNT || count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
+    if (slot >= THR_RT_COUNT) return slot_refused(slot);
+    if (count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
     for (i = 1; i < count; i++) {
         if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }
@@ -687,10 +711,7 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     if (count == 0u) return THR_STATUS_OK; /* no points: no effect */
     if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
         /* one run-time curve per player: the one it replaces leaves its current value as a step */
-        uint8_t old = rt->curve_slot;
-        rt->step[old] = rt->value[old];
-        rt->step_at[old] = core->now;
-        rt->has_step |= (uint16_t)(1u << old);
+        step_set(rt, rt->curve_slot, rt->value[rt->curve_slot], core->now);
     }
     rt->curve_slot = slot;
     rt->curve_at = at;

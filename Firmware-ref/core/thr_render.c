@@ -1,6 +1,8 @@
 /* The renderer: per tick and channel, the point value of every sounding event (transient shape,
  * continuous envelope, controls), mixed by Protocol/SEMANTICS.md §2, then the actuator mapping.
  * Fixed point: levels and gains in Q15 (32768 = 1), times in board microseconds. */
+#include <string.h>
+
 #include "thr_internal.h"
 
 /* SEMANTICS.md §4.1: segment length in us at v = i/16. */
@@ -84,29 +86,39 @@ typedef struct channel_mix {
     uint32_t audio;
 } channel_mix;
 
-/* One event's level on one channel, after that channel's gain (§12.3); the sharpness weight is
- * the gained level's. */
-static void add_to_channel(channel_mix *mix, uint32_t level, uint32_t tone, int audio)
+/* One sounding event's level (Q15) into its player's sums. */
+static void add_level(channel_mix *sums, uint32_t level, uint32_t tone, int audio)
 {
     if (audio) {
-        mix->audio += level;
+        sums->audio += level;
     } else {
-        mix->intensity += level;
-        mix->weighted += (level * tone + 16384u) >> 15;
+        sums->intensity += level;
+        sums->weighted += (level * tone + 16384u) >> 15;
     }
 }
 
-static void add_to_channels(channel_mix *mix, unsigned channels, const uint16_t *gain, uint32_t level, uint32_t tone,
-                            int audio)
+/* Adds a player's sums to the mix of a channel of its set (gain 1). */
+static void mix_add(channel_mix *to, const channel_mix *from)
 {
-    unsigned c;
-    if (channels == 1u) { /* the common board: its one channel's gain is always 1 (a set of 1, §12.2) */
-        add_to_channel(mix, level, tone, audio);
-        return;
-    }
-    for (c = 0; c < channels; c++) {
-        if (gain[c]) add_to_channel(&mix[c], level * gain[c] >> 15, tone, audio);
-    }
+    to->intensity += from->intensity;
+    to->weighted += from->weighted;
+    to->audio += from->audio;
+}
+
+#if THR_CHANNEL_PAN
+/* x gain / 32768, rounded down, for any 32-bit sum (a player's sum of levels exceeds 1 when its
+ * events overlap: it is clipped only with the rest of the channel, §2.1). */
+static uint32_t scaled(uint32_t x, uint32_t gain)
+{
+    return (x >> 15) * gain + ((x & 0x7FFFu) * gain >> 15);
+}
+
+/* Adds a player's sums to one channel's mix at the channel's pan gain (Q15). */
+static void mix_gained(channel_mix *to, const channel_mix *from, uint32_t gain)
+{
+    to->intensity += scaled(from->intensity, gain);
+    to->weighted += scaled(from->weighted, gain);
+    to->audio += scaled(from->audio, gain);
 }
 
 /* The player's channel set, in pan order: channel k of it. */
@@ -115,27 +127,27 @@ static unsigned set_channel(const thr_player *pl, unsigned k)
     return pl->channel_n ? pl->channel[k] : k;
 }
 
-/* SEMANTICS.md §12.2: each channel's gain for one player at this tick (Q15), once per player, not
- * per event. Without a pan every channel of the set has 1; with one, two neighbours of the set
+/* SEMANTICS.md §12.2: with the pan set and two channels or more, two neighbours of the ordered set
  * share the power: x = p (n - 1), i = floor(x) (n - 2 at p = 1), f = x - i, gains sqrt(1 - f) and
- * sqrt(f). x and f are exact in Q15; each square root is rounded to the nearest 1/32768. */
-static void player_gains(const thr_player *pl, unsigned channels, uint16_t *gain)
+ * sqrt(f), each rounded to the nearest 1/32768 (x and f are exact in Q15); every other channel 0.
+ * Once per player and tick. 0 (gains not written) when the pan does not apply: every channel of
+ * the set has gain 1, as without the option (the channel mask). */
+THR_NOINLINE static int pan_gains(const thr_player *pl, unsigned channels, uint16_t *gain)
 {
     unsigned n = pl->channel_n ? pl->channel_n : channels, k, i;
     int32_t pan = pl->rt.value[THR_CTL_PAN];
     uint32_t x, f;
+    if (pan < 0 || n == 1u) return 0; /* not set since the start (THR_PAN_UNSET), or one channel */
     for (k = 0; k < channels; k++) gain[k] = 0;
-    if (pan < 0 || n == 1u) { /* not set since the start (THR_PAN_UNSET), or one channel */
-        for (k = 0; k < n; k++) gain[set_channel(pl, k)] = THR_Q15_ONE;
-        return;
-    }
     x = (uint32_t)pan * (n - 1u); /* pan <= 32768, n <= 8: < 2^18 */
     i = x >> 15;
     if (i > n - 2u) i = n - 2u; /* p = 1: the last pair, f = 1 */
     f = x - (i << 15);
     gain[set_channel(pl, i)] = (uint16_t)thr_sqrt_q15(THR_Q15_ONE - f);
     gain[set_channel(pl, i + 1u)] = (uint16_t)thr_sqrt_q15(f);
+    return 1;
 }
+#endif
 
 static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint32_t *tone)
 {
@@ -165,23 +177,23 @@ static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint3
 
 void thr_render_tick(thr_core *core, uint32_t t)
 {
-    channel_mix mix[THR_MAX_CHANNELS];
+    /* §12: each player's events are summed before its channel gains (they share them); the sums
+     * are gained once per player, channel and tick, not per event */
+    channel_mix sums[THR_MAX_PLAYERS];
     pass_factors factors[THR_MAX_PLAYERS][THR_MAX_PASSES];
+#if THR_CHANNEL_PAN
     uint16_t gains[THR_MAX_PLAYERS][THR_MAX_CHANNELS];
+    uint8_t panned[THR_MAX_PLAYERS]; /* the player's pan applies: gains[] holds its gains */
+#endif
     unsigned channels = core->config->channel_count, c, i, p, k;
     uint32_t tick = core->tick_us;
     uint32_t safety = THR_Q15_ONE;
 
-    for (c = 0; c < channels; c++) {
-        mix[c].intensity = 0;
-        mix[c].weighted = 0;
-        mix[c].audio = 0;
-    }
+    memset(sums, 0, sizeof sums);
 
-    /* per player: the channel gains; per pass: both control layers combined once, not per event */
+    /* per pass: both control layers combined once, not per event */
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         const thr_player *pl = &core->player[p];
-        if (pl->state == THR_PLAYER_PLAYING) player_gains(pl, channels, gains[p]);
         for (k = 0; k < THR_MAX_PASSES; k++) {
             const thr_pass *ps = &pl->pass[k];
             pass_factors *f = &factors[p][k];
@@ -196,6 +208,14 @@ void thr_render_tick(thr_core *core, uint32_t t)
             f->rate_q8 = pl->rate_q8;
         }
     }
+
+#if THR_CHANNEL_PAN
+    for (p = 0; p < THR_MAX_PLAYERS; p++) { /* the pan unset (the usual case) costs a test, no call */
+        const thr_player *pl = &core->player[p];
+        panned[p] = (uint8_t)(pl->rt.value[THR_CTL_PAN] >= 0 && pl->state == THR_PLAYER_PLAYING &&
+                              pan_gains(pl, channels, gains[p]));
+    }
+#endif
 
     i = 0;
     while (i < core->active_count) {
@@ -215,8 +235,8 @@ void thr_render_tick(thr_core *core, uint32_t t)
             /* §3.2: clamp01(level x a x r) x gain (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r) */
             int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
             uint32_t level = ((uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15) * (uint32_t)gain >> 15;
-            add_to_channels(mix, channels, gains[ev->player], level,
-                            haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u, !haptic);
+            add_level(&sums[ev->player], level, haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u,
+                      !haptic);
 #if THR_AUDIO_SAMPLES
             if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
 #endif
@@ -240,15 +260,23 @@ void thr_render_tick(thr_core *core, uint32_t t)
 
     for (c = 0; c < channels; c++) {
         thr_trace_sample sample;
+        channel_mix mix;
         uint32_t tone = 0, level, sharp = 0, audio;
-        uint32_t stream = stream_level(core, c, t, &tone);
-        if (stream) {
-            mix[c].intensity += stream;
-            mix[c].weighted += (stream * tone + 16384u) >> 15;
+        mix.intensity = stream_level(core, c, t, &tone);
+        mix.weighted = (mix.intensity * tone + 16384u) >> 15;
+        mix.audio = 0;
+        for (p = 0; p < THR_MAX_PLAYERS; p++) { /* a player not playing has no sums */
+#if THR_CHANNEL_PAN
+            if (panned[p]) {
+                mix_gained(&mix, &sums[p], gains[p][c]);
+                continue;
+            }
+#endif
+            if ((unsigned)core->player[p].channel_mask >> c & 1u) mix_add(&mix, &sums[p]);
         }
-        level = mix[c].intensity > THR_Q15_ONE ? THR_Q15_ONE : mix[c].intensity;
-        if (mix[c].intensity) { /* weighted <= intensity: keep weighted << 15 within 32 bits */
-            uint32_t w = mix[c].weighted, sum = mix[c].intensity;
+        level = mix.intensity > THR_Q15_ONE ? THR_Q15_ONE : mix.intensity;
+        if (mix.intensity) { /* weighted <= intensity: keep weighted << 15 within 32 bits */
+            uint32_t w = mix.weighted, sum = mix.intensity;
             while (sum > 0xFFFFu) {
                 sum >>= 1;
                 w >>= 1;
@@ -256,7 +284,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
             sharp = sum ? ((w << 15) + sum / 2u) / sum : 0u;
         }
         if (sharp > THR_Q15_ONE) sharp = THR_Q15_ONE;
-        audio = mix[c].audio > THR_Q15_ONE ? THR_Q15_ONE : mix[c].audio;
+        audio = mix.audio > THR_Q15_ONE ? THR_Q15_ONE : mix.audio;
         level = ((unsigned)core->faulted >> c) & 1u ? 0u : level * safety >> 15; /* a missing actuator stays silent */
         audio = audio * safety >> 15;
         sample.time_us = t;

@@ -27,6 +27,7 @@ static void fuzz_board_init(void)
     c->channels[1].kind = THR_ACTUATOR_KIND_ERM;
     c->channels[1].rated_mv = 3000;
     c->channels[1].max_mv = 3300;
+    c->channels[1].name = "thumb"; /* CHANNEL_READ: a name and none */
     c->slot_count = 2;
     c->slot_size = 2048;
     c->keepalive_ms = 200;

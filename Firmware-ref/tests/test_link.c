@@ -378,6 +378,7 @@ static void errors_and_realtime(void)
         CHECK_EQ(r->payload[0], THR_STATUS_MALFORMED);
         CHECK_EQ(r->payload[1], THR_MSG_PLAYER_MUTE);
         CHECK_EQ(r->frame.ack, host.seq);
+        CHECK(r->payload[3] == 30u && memcmp(r->payload + 4, "invalid_bool field 2 at byte 3", 30) == 0);
     }
     /* an unknown type on the control channel: ERROR(unknown_message) on control */
     host_send(0, 0, 0xEE, p, 2, 0);

@@ -21,6 +21,7 @@ void link_tests(void);
 void waveform_tests(void);
 void drv2605l_tests(void);
 void flash_f4_tests(void);
+void channels_tests(void);
 
 int main(void)
 {
@@ -29,6 +30,7 @@ int main(void)
     actuator_tests();
     flash_tests();
     link_tests();
+    channels_tests();
     waveform_tests();
     drv2605l_tests();
     flash_f4_tests();

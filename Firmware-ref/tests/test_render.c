@@ -173,7 +173,10 @@ static void runtime_controls(void)
     CHECK_EQ(trace_intensity_at(&board, 150), 16384);
     CHECK_EQ(trace_intensity_at(&board, 250), 0);    /* holds its last value */
     CHECK_EQ(trace_sharpness_at(&board, 30), 32768); /* 0.5 + 1, clipped once */
-    CHECK_EQ(thr_player_param(&board.core, 0, THR_RT_COUNT, 0, 0), THR_STATUS_BAD_ARGUMENT);
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN + 1u, 0, 0), THR_STATUS_BAD_ARGUMENT);
+    /* the channel pan: a run-time control with THR_CHANNEL_PAN, said to be missing without it */
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN, 0, 0),
+             THR_CHANNEL_PAN ? THR_STATUS_OK : THR_STATUS_NOT_SUPPORTED);
 }
 
 static void loop_passes(void)

@@ -56,6 +56,17 @@ def session_script(timeline):
         frame(1, 19, le("HB", 24, 0)),
         frame(1, 49, le("H", 25)),
         frame(1, 48, le("H", 26)),
+        # message set 1.2: a player's channels (now, then a later change), the channel pan as a step and
+        # as a curve, a pan over the realtime channel, a clock trim, a channel's name
+        frame(1, 32, le("HBBII", 27, 1, 0, 0, 0)),
+        frame(1, 43, le("HBIB", 28, 1, 0, 2) + bytes([1, 0])),
+        frame(1, 43, le("HBIB", 29, 1, 300000, 0)),
+        frame(1, 41, le("HBBhI", 30, 1, 11, 4096, 0)),
+        frame(1, 42, le("HBBIB", 31, 1, 11, 0, 2) + le("Ih", 0, 0) + le("Ih", 200000, 16384)),
+        frame(2, 97, le("BBh", 1, 11, 12000)),
+        frame(1, 52, le("Hi", 32, -40125)),
+        frame(1, 53, le("HB", 33, 0)),
+        frame(1, 53, le("HB", 34, 7)),
         bytes([2, 255, 2, 255, 2, 255]),
     ]
     return b"".join(ops)

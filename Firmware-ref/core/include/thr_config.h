@@ -62,8 +62,21 @@
  * does the clang test build (Makefile). */
 #define THR_ACTUATOR_CALIBRATION 0
 #endif
+#ifndef THR_CHANNEL_PAN
+/* 1: the channel pan (the wire's channel_pan_control, SEMANTICS.md §12.2): a player's ordered
+ * channel set (PLAYER_CHANNELS) and a run-time pan control share its events' power between two
+ * neighbouring channels. 0 (the default): a player renders on its set at full level, PLAYER_PARAM
+ * and PLAYER_CURVE for the pan answer NOT_SUPPORTED and RT_PARAM for it is dropped (realtime
+ * messages are never answered); about 400 bytes and 12 bytes of RAM a player less: the Cortex-M0+
+ * size build does not fit 16 KB with it. The clang test build, the fuzzers, the simulator and the
+ * STM32F4 port turn it on. */
+#define THR_CHANNEL_PAN 0
+#endif
 #ifndef THR_CALIBRATION_TIMEOUT_MS
 #define THR_CALIBRATION_TIMEOUT_MS 3000u /* ACTUATOR_CALIBRATE answered INCOMPLETE after this */
+#endif
+#if THR_MAX_CHANNELS > 8u
+#error "THR_MAX_CHANNELS: at most 8 (INFO and PLAYER_CHANNELS list at most 8; a player's channel set is a byte)"
 #endif
 /* The defaults fit the budget of a Cortex-M0+ board (static RAM <= 4 KB beyond the timeline
  * memory, `make size`); a bigger board or the simulator raises them with -D. */

@@ -110,7 +110,12 @@ static const thr_board_config config = {
     .serial = "0000", /* TODO: from the chip's unique ID */
     .tick_hz = 1000,
     .channel_count = 1,
-    .channels = { { .kind = THR_ACTUATOR_KIND_LRA, .resonant_dhz = 1700, .rated_mv = 2000, .max_mv = 3000 } },
+    /* name: what CHANNEL_READ tells the host (<= 16 bytes of UTF-8: "left", "thumb"), or NULL */
+    .channels = { { .kind = THR_ACTUATOR_KIND_LRA,
+                    .resonant_dhz = 1700,
+                    .rated_mv = 2000,
+                    .max_mv = 3000,
+                    .name = "main" } },
     .slot_count = 0, /* no flash store until flash_* work; then flash_size, the sectors, slot_size */
     .keepalive_ms = 500,
     .fade_ms = 50,

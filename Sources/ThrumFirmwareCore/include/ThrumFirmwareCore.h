@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #ifndef THR_MAX_CHANNELS
-#define THR_MAX_CHANNELS 4u
+#define THR_MAX_CHANNELS 8u /* the most the wire carries (INFO, PLAYER_CHANNELS) */
 #endif
 #ifndef THR_MAX_PLAYERS
 #define THR_MAX_PLAYERS 4u
@@ -27,6 +27,9 @@
 
 #ifndef THR_RX_HOLD_FRAMES
 #define THR_RX_HOLD_FRAMES 2u /* holds the frames after a gap and sends SACK (PROTOCOL.md §6.3) */
+#endif
+#ifndef THR_CHANNEL_PAN
+#define THR_CHANNEL_PAN 1 /* the channel pan (SEMANTICS.md §12.2) */
 #endif
 
 #include "../core/include/thr_core.h"

@@ -1364,7 +1364,7 @@ extension WireMessage {
 
 extension WireMessage {
     /// PLAYER_CHANNELS (0x2B), host to board, reliable.
-    /// Message set 1.2: the channels a player renders on, from at_time (0 = now), in pan order (SEMANTICS.md section 8). An empty list means every channel. PLAYER_START and SLOT_PLAY reset a player to every channel; a host that wants fewer sends this after them.
+    /// Message set 1.2: the channels a player renders on, from at_time (0 = now), in pan order (SEMANTICS.md section 12). An empty list means every channel. PLAYER_START and SLOT_PLAY reset a player to every channel; a host that wants fewer sends this after them.
     public struct PlayerChannels: Hashable, Sendable, Codable {
         public var tag: UInt16
         public var player: UInt8
@@ -1561,7 +1561,7 @@ extension WireMessage {
 
 extension WireMessage {
     /// CLOCK_TRIM (0x34), host to board, reliable.
-    /// Message set 1.2: players advance through their patterns at (1 + rate_ppb / 10^9) pattern microseconds per board microsecond, so that a board whose crystal runs fast or slow keeps the host's time over a long pattern (a rig, SEMANTICS.md section 7.5). 0 after HELLO.
+    /// Message set 1.2: players advance through their patterns at (1 + rate_ppb / 10^9) pattern microseconds per board microsecond, so that a board whose crystal runs fast or slow keeps the host's time over a long pattern (a rig, SEMANTICS.md section 1.6). 0 after HELLO.
     public struct ClockTrim: Hashable, Sendable, Codable {
         public var tag: UInt16
         /// [1e-9] -1,000,000..1,000,000
