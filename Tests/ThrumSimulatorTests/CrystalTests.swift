@@ -19,6 +19,8 @@ import ThrumWire
         var configuration = BoardConfiguration()
         configuration.clockPPM = ppm
         configuration.line = LineModel()
+        // 100 ticks a second: an hour of them renders in a fraction of a second.
+        configuration.tickRate = 100
         let clock = ManualClock()
         let (transport, server) = try SimulatorServer.inProcess(configuration: configuration)
         let serving = Task { try await server.run(on: clock) }
@@ -40,10 +42,10 @@ import ThrumWire
         // An hour at ±100 ppm: ±360 ms.
         #expect(Int64(boardTime) == 3_600_000_000 + 360_000 * Int64(ppm / 100))
 
-        // Tick pacing: the server sleeps until the board's next 1 ms tick, in host time.
+        // Tick pacing: the server sleeps until the board's next tick (10 ms on), in host time.
         await clock.waitForSleepers(1)
         let deadline = try #require(clock.nextDeadline).offset.nanosecondsClamped
-        let nextTick = Double(UInt64(boardTime) + 1000) * 1000
+        let nextTick = Double(UInt64(boardTime) + 10_000) * 1000
         let expectedDeadline = (nextTick / (1 + ppm / 1_000_000)).rounded(.up)
         #expect(abs(Double(deadline) - expectedDeadline) <= 2, "woke at \(deadline) ns for board tick \(nextTick) ns")
 
