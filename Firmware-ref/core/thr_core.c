@@ -34,8 +34,8 @@ thr_status thr_core_init(thr_core *core, const thr_hal *hal, const thr_board_con
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = thr_player_at(core, p);
         pl->rate_q8 = 256;
-        pl->channel_mask = 0xFF;
         pl->rt.curve_slot = THR_CTL_NONE;
+        thr_player_routing_reset(pl);
         pl->rt.value[THR_CTL_INTENSITY] = 32768; /* neutral run-time layer */
         pl->rt.value[THR_CTL_VOLUME] = 32768;
     }

@@ -24,3 +24,19 @@ int32_t thr_sq8_to_q15(uint8_t raw)
     int32_t v = (int32_t)((magnitude * 32768u + 63u) / 127u);
     return raw < 0x80u ? v : -v;
 }
+
+uint32_t thr_sqrt_q15(uint32_t f)
+{
+    /* digit by digit, two bits of f x 2^15 (<= 2^30) a step: no division, no 64-bit product */
+    uint32_t rest = f << 15, root = 0, bit = 1u << 30;
+    while (bit) {
+        if (rest >= root + bit) {
+            rest -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    return rest > root ? root + 1u : root; /* rest = N - root^2 > root: sqrt(N) > root + 1/2 */
+}

@@ -26,6 +26,10 @@ static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
  * saturating. */
 uint32_t thr_pattern_to_board_us(uint32_t ms, uint32_t frac, uint32_t rate_q8);
 
+/* sqrt(f / 32768) in Q15, rounded to the nearest 1/32768, for 0 <= f <= 32768 (the channel pan's
+ * gains, SEMANTICS.md §12.2): exact at both ends. */
+uint32_t thr_sqrt_q15(uint32_t f);
+
 static inline int32_t thr_clamp_q15(int32_t value, int32_t low)
 {
     return value < low ? low : value > 32768 ? 32768 : value;
@@ -69,8 +73,12 @@ thr_player *thr_player_at(thr_core *core, unsigned player);
 /* Per tick, before rendering: commands due, records reached, controls evaluated. A player that
  * finishes records it for the link (finished_handle, core->reports). */
 void thr_players_tick(thr_core *core, uint32_t t);
-/* After rendering: every playing pass moves on by one tick of board time times the rate. */
+/* After rendering: every playing pass moves on by one tick of board time (trimmed by CLOCK_TRIM)
+ * times the rate. */
 void thr_players_advance(thr_core *core);
+/* Every channel, in index order, the pan never set and no PLAYER_CHANNELS waiting: at init, when a
+ * PLAYER_START or SLOT_PLAY is handled, and for every new host session (SEMANTICS.md §12). */
+void thr_player_routing_reset(thr_player *pl);
 void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass);
 
 /* ---- thr_actuator.c, thr_audio.c, thr_render.c: output ---- */

@@ -24,6 +24,8 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
 void thr_link_transmit(thr_core *core, thr_tx_entry *e);
 /* Sends what the peer's window allows, then a bare ACK if one is still owed. */
 void thr_link_flush(thr_core *core);
+/* A str field's text: at most `max` bytes of a NUL-terminated text (NULL: none); returns how many. */
+uint8_t thr_link_put_text(uint8_t *text, const char *s, uint8_t max);
 
 #if THR_RX_HOLD_FRAMES
 /* thr_link_session.c: the held frames as SACK's bitmap (at least (THR_RX_HOLD_FRAMES + 7) / 8 bytes);

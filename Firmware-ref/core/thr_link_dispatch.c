@@ -28,8 +28,8 @@ static void reply_result(thr_core *core, uint16_t tag, thr_status status)
 }
 
 /* The rendered control of a wire parameter: the wire numbers the controls as the core's slots up to
- * the audio volume, then pan and pitch (no lane: THR_CTL_NONE), then the audio attack, decay and
- * release (thr_core.h). THR_CTL_NONE for a number beyond the enum too. */
+ * the audio volume, then the audio pan and pitch (no lane: THR_CTL_NONE), then the audio attack,
+ * decay and release and the channel pan (thr_core.h). THR_CTL_NONE for a number beyond the enum too. */
 static uint8_t slot_of_wire_parameter(uint8_t parameter)
 {
     if (parameter <= THR_PARAMETER_AUDIO_VOLUME_CONTROL) return parameter;
@@ -118,6 +118,19 @@ void thr_link_calibrate_poll(thr_core *core)
     calibration_result(core, core->calibrate_tag, channel, &r);
 }
 #endif
+
+/* CHANNEL_READ: the channel's name from the board's configuration (empty when it has none). */
+static void channel_read(thr_core *core, const uint8_t *a, const uint32_t *v)
+{
+    uint8_t p[THR_CHANNEL_REPLY_MAX_SIZE], channel = thr_get_channel_read_channel(a);
+    int known = channel < core->config->channel_count;
+    uint8_t length = thr_link_put_text(thr_put_channel_reply_name_text(p),
+                                       known ? core->config->channels[channel].name : 0, THR_CHANNEL_REPLY_NAME_MAX);
+    thr_put_channel_reply_tag(p, thr_get_channel_read_tag(v));
+    thr_put_channel_reply_status(p, known ? THR_STATUS_OK : THR_STATUS_BAD_ARGUMENT);
+    thr_put_channel_reply_channel(p, channel);
+    thr_link_send_reliable(core, THR_MSG_CHANNEL_REPLY, p, (uint16_t)(thr_put_channel_reply_name_length(p, length) - p));
+}
 
 static void slot_list(thr_core *core, uint16_t tag)
 {
@@ -275,6 +288,13 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         break;
     }
     case THR_MSG_PLAYER_CURVE: curve(core, a, v, at); return;
+    case THR_MSG_PLAYER_CHANNELS:
+        /* the list's items are one byte each: the channel indices as they are */
+        s = thr_player_channels(core, thr_get_player_channels_player(a), at, thr_get_player_channels_channels_count(a),
+                                thr_get_player_channels_channels_item(a, 0));
+        break;
+    case THR_MSG_CLOCK_TRIM: s = thr_clock_trim(core, thr_get_clock_trim_rate_ppb(v)); break;
+    case THR_MSG_CHANNEL_READ: channel_read(core, a, v); return;
     case THR_MSG_ENGINE_START:
         core->engine_running = 1;
         core->fading = 0;

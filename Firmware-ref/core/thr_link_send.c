@@ -142,3 +142,13 @@ void thr_link_report(thr_core *core)
     }
     core->reports = waiting;
 }
+
+uint8_t thr_link_put_text(uint8_t *text, const char *s, uint8_t max)
+{
+    uint8_t k = 0;
+    while (s && s[k] && k < max) {
+        text[k] = (uint8_t)s[k];
+        k++;
+    }
+    return k;
+}

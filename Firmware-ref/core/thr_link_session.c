@@ -23,17 +23,6 @@ void thr_core_rx_byte(thr_core *core, uint8_t byte)
 
 /* ---------------- handshake ---------------- */
 
-/* Copies at most `max` bytes of a NUL-terminated text (NULL: none); returns how many. */
-static uint8_t put_text(uint8_t *text, const char *s, uint8_t max)
-{
-    uint8_t k = 0;
-    while (s && s[k] && k < max) {
-        text[k] = (uint8_t)s[k];
-        k++;
-    }
-    return k;
-}
-
 static void send_info(thr_core *core, uint32_t nonce)
 {
     const thr_board_config *c = core->config;
@@ -44,9 +33,9 @@ static void send_info(thr_core *core, uint32_t nonce)
     thr_put_info_major(p, THR_WIRE_MAJOR);
     thr_put_info_minor(p, THR_WIRE_MINOR);
     /* each string starts where the one before ends */
-    p = thr_put_info_firmware_length(p, put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
-    p = thr_put_info_board_length(p, put_text(thr_put_info_board_text(p), c->board, THR_INFO_BOARD_MAX));
-    p = thr_put_info_serial_length(p, put_text(thr_put_info_serial_text(p), c->serial, THR_INFO_SERIAL_MAX));
+    p = thr_put_info_firmware_length(p, thr_link_put_text(thr_put_info_firmware_text(p), c->firmware, THR_INFO_FIRMWARE_MAX));
+    p = thr_put_info_board_length(p, thr_link_put_text(thr_put_info_board_text(p), c->board, THR_INFO_BOARD_MAX));
+    p = thr_put_info_serial_length(p, thr_link_put_text(thr_put_info_serial_text(p), c->serial, THR_INFO_SERIAL_MAX));
     /* p: the end of the serial string, where the fields after it count from */
     thr_put_info_max_payload(p, THR_MAX_PAYLOAD);
     thr_put_info_window(p, thr_link_window(core));
@@ -79,9 +68,14 @@ void (*thr_link_new_session_hook)(thr_core *core);
 static void clear_players_and_store(thr_core *core)
 {
     uint8_t i;
-    for (i = 0; i < THR_MAX_PLAYERS; i++) thr_player_cancel(core, i);
+    for (i = 0; i < THR_MAX_PLAYERS; i++) {
+        thr_player_cancel(core, i);
+        thr_player_routing_reset(thr_player_at(core, i)); /* every channel, no pan, nothing waiting */
+    }
     for (i = 0; i < THR_MAX_TIMELINES; i++) (void)thr_store_free(core, i);
     core->stopped_reason = 0; /* an ENGINE_STOPPED still owed to the last host is not the new one's */
+    core->trim_ppb = 0;       /* the last host's CLOCK_TRIM measured its clock, not the new one's */
+    core->trim_acc = 0;
 }
 
 /* a: the HELLO's payload, v its decoded fields. */

@@ -17,13 +17,14 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
     return code < 12u ? slots[code] : (uint8_t)THR_CTL_NONE;
 }
 
+/* The controls whose range is 0..1 (the others: -1..1). */
 static int slot_is_unit(unsigned slot)
 {
-    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME;
+    return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || slot == THR_CTL_PAN;
 }
 static int32_t neutral(unsigned slot)
 {
-    return slot_is_unit(slot) ? THR_Q15_ONE : 0;
+    return slot == THR_CTL_PAN ? THR_PAN_UNSET : slot_is_unit(slot) ? THR_Q15_ONE : 0;
 }
 
 static int32_t timeline_value(unsigned slot, uint8_t raw)
@@ -137,7 +138,7 @@ static void runtime_evaluate(thr_runtime *rt, uint32_t t)
         }
     }
     if (rt->has_step == 0u && rt->curve_slot == THR_CTL_NONE) return; /* all neutral (set at init) */
-    for (s = 0; s < THR_CTL_COUNT; s++) {
+    for (s = 0; s < THR_RT_COUNT; s++) {
         int curve = rt->curve_slot == s && due(rt->curve_at, t);
         int step = ((unsigned)rt->has_step >> s) & 1u ? 1 : 0;
         if (curve && step) {
@@ -388,6 +389,16 @@ static void do_actions(thr_core *core, uint8_t player, uint32_t t)
     if (take(pl, THR_ACT_RESUME, t) && pl->state == THR_PLAYER_PAUSED) pl->state = THR_PLAYER_PLAYING;
 }
 
+/* A PLAYER_CHANNELS whose time has come: the player's events sound on the new set from this tick
+ * on, where they are (SEMANTICS.md §12.1). */
+static void channels_take(thr_player *pl, uint32_t t)
+{
+    if (pl->next_channel_n == THR_CHANNELS_NONE || !due(pl->next_channels_at, t)) return;
+    pl->channel_n = pl->next_channel_n;
+    thr_copy(pl->channel, pl->next_channel, pl->channel_n);
+    pl->next_channel_n = THR_CHANNELS_NONE;
+}
+
 /* Per tick, before rendering: commands due, records reached, controls evaluated. */
 void thr_players_tick(thr_core *core, uint32_t t)
 {
@@ -396,6 +407,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
         thr_player *pl = &core->player[p];
         unsigned i, s;
         if (pl->state == THR_PLAYER_IDLE) continue;
+        channels_take(pl, t);
         do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {
             if (!due(pl->start_at, t)) continue;
@@ -425,16 +437,37 @@ void thr_players_tick(thr_core *core, uint32_t t)
     }
 }
 
-/* After rendering: every playing pass moves on by one tick of board time times the rate. */
+/* This tick's length in trimmed board us (CLOCK_TRIM, SEMANTICS.md §1.6): tick_us, plus the whole
+ * us that trim_ppb / (1000 tick_hz) us a tick has added up to. Exact over any run: what is not yet
+ * a whole us stays in trim_acc. The loops run once a tick at most, unless tick_hz is below 1 kHz
+ * (|trim_ppb| <= 10^6 us / 10^9: at most 1000 tick_hz a second, whatever the tick rate). */
+static uint32_t trimmed_tick_us(thr_core *core)
+{
+    int32_t unit = (int32_t)(1000u * core->config->tick_hz), acc = core->trim_acc + core->trim_ppb;
+    uint32_t us = core->tick_us;
+    while (acc >= unit) {
+        acc -= unit;
+        us++;
+    }
+    while (acc < 0) {
+        acc += unit;
+        us--;
+    }
+    core->trim_acc = acc;
+    return us;
+}
+
+/* After rendering: every playing pass moves on by one tick of (trimmed) board time times the rate. */
 void thr_players_advance(thr_core *core)
 {
     uint8_t p;
+    uint32_t tick = trimmed_tick_us(core);
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i;
         uint32_t step;
         if (pl->state != THR_PLAYER_PLAYING) continue;
-        step = core->tick_us * pl->rate_q8; /* <= 1e6 * 4096 < 2^32 */
+        step = tick * pl->rate_q8; /* <= (1e6 + 1e3) * 4096 < 2^32 */
         for (i = 0; i < THR_MAX_PASSES; i++) {
             thr_pass *ps = &pl->pass[i];
             if (!ps->live) continue;
@@ -463,6 +496,7 @@ thr_status thr_player_start(thr_core *core, uint8_t player, uint8_t handle, uint
     if (handle >= THR_MAX_TIMELINES || core->timeline[handle].state != THR_TL_READY) return THR_STATUS_NO_SUCH_TIMELINE;
     if (!core->engine_running) return THR_STATUS_ENGINE_STOPPED;
     if (pl->state != THR_PLAYER_IDLE) player_end(core, player, at, 0);
+    thr_player_routing_reset(pl); /* when the start is handled: a PLAYER_CHANNELS after it applies */
     pl->handle = handle;
     core->timeline[handle].users++;
     pl->state = THR_PLAYER_SCHEDULED;
@@ -560,11 +594,47 @@ thr_status thr_player_cancel(thr_core *core, uint8_t player)
     return THR_STATUS_OK;
 }
 
-thr_status thr_player_channels(thr_core *core, uint8_t player, uint8_t channel_mask)
+/* ---------------- channels and pan (SEMANTICS.md §12) ---------------- */
+
+void thr_player_routing_reset(thr_player *pl)
+{
+    thr_runtime *rt = &pl->rt;
+    unsigned i;
+    pl->channel_n = 0;
+    pl->next_channel_n = THR_CHANNELS_NONE;
+    /* the pan as never set: no step, none waiting, no curve */
+    for (i = 0; i < THR_RT_PENDING; i++) {
+        if (rt->pending[i].used && rt->pending[i].slot == THR_CTL_PAN) {
+            rt->pending[i].used = 0;
+            rt->pending_n--;
+        }
+    }
+    rt->has_step &= (uint16_t) ~(1u << THR_CTL_PAN);
+    if (rt->curve_slot == THR_CTL_PAN) rt->curve_slot = THR_CTL_NONE;
+    rt->value[THR_CTL_PAN] = THR_PAN_UNSET;
+}
+
+thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint8_t count, const uint8_t *channels)
 {
     thr_player *pl = player_of(core, player);
+    unsigned i, seen = 0;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    pl->channel_mask = channel_mask;
+    for (i = 0; i < count; i++) {
+        unsigned bit = 1u << (channels[i] & 31u);
+        if (channels[i] >= core->config->channel_count || (seen & bit)) return THR_STATUS_BAD_ARGUMENT;
+        seen |= bit;
+    }
+    /* count <= channel_count <= THR_MAX_CHANNELS now: every index was below it, none twice */
+    pl->next_channel_n = count;
+    thr_copy(pl->next_channel, channels, count);
+    pl->next_channels_at = at;
+    return THR_STATUS_OK;
+}
+
+thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb)
+{
+    if (rate_ppb > 1000000 || rate_ppb < -1000000) return THR_STATUS_BAD_ARGUMENT;
+    core->trim_ppb = rate_ppb; /* trim_acc goes on: a refined trim loses nothing already counted */
     return THR_STATUS_OK;
 }
 
@@ -579,7 +649,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     thr_runtime *rt;
     unsigned i, oldest = 0;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (slot >= THR_CTL_COUNT) return THR_STATUS_BAD_ARGUMENT;
+    if (slot >= THR_RT_COUNT) return THR_STATUS_BAD_ARGUMENT;
     rt = &pl->rt;
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (!rt->pending[i].used) break;
@@ -609,7 +679,7 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
     thr_runtime *rt;
     unsigned i;
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
-    if (slot >= THR_CTL_COUNT || count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
+    if (slot >= THR_RT_COUNT || count > THR_RT_CURVE_POINTS) return THR_STATUS_BAD_ARGUMENT;
     for (i = 1; i < count; i++) {
         if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }

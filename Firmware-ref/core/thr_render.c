@@ -84,31 +84,57 @@ typedef struct channel_mix {
     uint32_t audio;
 } channel_mix;
 
-static void add_to_channels(channel_mix *mix, unsigned channels, uint8_t mask, uint32_t intensity, uint32_t tone,
+/* One event's level on one channel, after that channel's gain (§12.3); the sharpness weight is
+ * the gained level's. */
+static void add_to_channel(channel_mix *mix, uint32_t level, uint32_t tone, int audio)
+{
+    if (audio) {
+        mix->audio += level;
+    } else {
+        mix->intensity += level;
+        mix->weighted += (level * tone + 16384u) >> 15;
+    }
+}
+
+static void add_to_channels(channel_mix *mix, unsigned channels, const uint16_t *gain, uint32_t level, uint32_t tone,
                             int audio)
 {
     unsigned c;
-    uint32_t weighted = (intensity * tone + 16384u) >> 15;
-    if (channels == 1u) { /* the common board: no mask walk */
-        if (mask & 1u) {
-            if (audio)
-                mix[0].audio += intensity;
-            else {
-                mix[0].intensity += intensity;
-                mix[0].weighted += weighted;
-            }
-        }
+    if (channels == 1u) { /* the common board: its one channel's gain is always 1 (a set of 1, §12.2) */
+        add_to_channel(mix, level, tone, audio);
         return;
     }
     for (c = 0; c < channels; c++) {
-        if (!(mask & (1u << c))) continue;
-        if (audio) {
-            mix[c].audio += intensity;
-        } else {
-            mix[c].intensity += intensity;
-            mix[c].weighted += weighted;
-        }
+        if (gain[c]) add_to_channel(&mix[c], level * gain[c] >> 15, tone, audio);
     }
+}
+
+/* The player's channel set, in pan order: channel k of it. */
+static unsigned set_channel(const thr_player *pl, unsigned k)
+{
+    return pl->channel_n ? pl->channel[k] : k;
+}
+
+/* SEMANTICS.md §12.2: each channel's gain for one player at this tick (Q15), once per player, not
+ * per event. Without a pan every channel of the set has 1; with one, two neighbours of the set
+ * share the power: x = p (n - 1), i = floor(x) (n - 2 at p = 1), f = x - i, gains sqrt(1 - f) and
+ * sqrt(f). x and f are exact in Q15; each square root is rounded to the nearest 1/32768. */
+static void player_gains(const thr_player *pl, unsigned channels, uint16_t *gain)
+{
+    unsigned n = pl->channel_n ? pl->channel_n : channels, k, i;
+    int32_t pan = pl->rt.value[THR_CTL_PAN];
+    uint32_t x, f;
+    for (k = 0; k < channels; k++) gain[k] = 0;
+    if (pan < 0 || n == 1u) { /* not set since the start (THR_PAN_UNSET), or one channel */
+        for (k = 0; k < n; k++) gain[set_channel(pl, k)] = THR_Q15_ONE;
+        return;
+    }
+    x = (uint32_t)pan * (n - 1u); /* pan <= 32768, n <= 8: < 2^18 */
+    i = x >> 15;
+    if (i > n - 2u) i = n - 2u; /* p = 1: the last pair, f = 1 */
+    f = x - (i << 15);
+    gain[set_channel(pl, i)] = (uint16_t)thr_sqrt_q15(THR_Q15_ONE - f);
+    gain[set_channel(pl, i + 1u)] = (uint16_t)thr_sqrt_q15(f);
 }
 
 static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint32_t *tone)
@@ -141,6 +167,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
 {
     channel_mix mix[THR_MAX_CHANNELS];
     pass_factors factors[THR_MAX_PLAYERS][THR_MAX_PASSES];
+    uint16_t gains[THR_MAX_PLAYERS][THR_MAX_CHANNELS];
     unsigned channels = core->config->channel_count, c, i, p, k;
     uint32_t tick = core->tick_us;
     uint32_t safety = THR_Q15_ONE;
@@ -151,9 +178,10 @@ void thr_render_tick(thr_core *core, uint32_t t)
         mix[c].audio = 0;
     }
 
-    /* per pass: both control layers combined once, not per event */
+    /* per player: the channel gains; per pass: both control layers combined once, not per event */
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         const thr_player *pl = &core->player[p];
+        if (pl->state == THR_PLAYER_PLAYING) player_gains(pl, channels, gains[p]);
         for (k = 0; k < THR_MAX_PASSES; k++) {
             const thr_pass *ps = &pl->pass[k];
             pass_factors *f = &factors[p][k];
@@ -173,7 +201,6 @@ void thr_render_tick(thr_core *core, uint32_t t)
     while (i < core->active_count) {
         thr_active *ev = &core->active[i];
         const pass_factors *f = &factors[ev->player][ev->pass];
-        const thr_player *pl;
         int32_t gain;
         if (!f->playing) { /* paused: frozen and silent */
             i++;
@@ -184,12 +211,11 @@ void thr_render_tick(thr_core *core, uint32_t t)
             *ev = core->active[--core->active_count];
             continue;
         }
-        pl = &core->player[ev->player];
         if (f->sounding && gain > 0) {
             /* §3.2: clamp01(level x a x r) x gain (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r) */
             int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
             uint32_t level = ((uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15) * (uint32_t)gain >> 15;
-            add_to_channels(mix, channels, pl->channel_mask, level,
+            add_to_channels(mix, channels, gains[ev->player], level,
                             haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u, !haptic);
 #if THR_AUDIO_SAMPLES
             if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);

@@ -173,7 +173,7 @@ static void runtime_controls(void)
     CHECK_EQ(trace_intensity_at(&board, 150), 16384);
     CHECK_EQ(trace_intensity_at(&board, 250), 0);    /* holds its last value */
     CHECK_EQ(trace_sharpness_at(&board, 30), 32768); /* 0.5 + 1, clipped once */
-    CHECK_EQ(thr_player_param(&board.core, 0, 9, 0, 0), THR_STATUS_BAD_ARGUMENT);
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_RT_COUNT, 0, 0), THR_STATUS_BAD_ARGUMENT);
 }
 
 static void loop_passes(void)

@@ -17,24 +17,32 @@ struct InfoCommand: AsyncParsableCommand {
     @Option(help: "The board: sim, a device path, or usb:VID:PID[:SERIAL] (default: $THRUM_DEVICE, else sim).")
     var device: String?
 
+    @Option(help: "A rig file (JSON): print every board of the rig, its channels and its clock.")
+    var rig: String?
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     func run() async throws {
-        let (capabilities, faults) = try await withEngine(device: device) { engine in
+        if let configuration = try rigConfiguration(file: rig, devices: []) {
+            let boards = try await withRig(configuration) { rig in await rig.boards }
+            for line in Self.lines(boards) { Console.current.line(line) }
+            return
+        }
+        let (capabilities, faults, names) = try await withEngine(device: device) { engine in
             guard let capabilities = await engine.capabilities else {
                 throw HapticEngineError.link("no capabilities after start")
             }
-            return (capabilities, await engine.channelFaults)
+            return (capabilities, await engine.channelFaults, await engine.channels?.names ?? [])
         }
         if json {
-            Console.current.line(try Self.json(capabilities, faults: faults))
+            Console.current.line(try Self.json(capabilities, faults: faults, names: names))
         } else {
-            for line in Self.lines(capabilities, faults: faults) { Console.current.line(line) }
+            for line in Self.lines(capabilities, faults: faults, names: names) { Console.current.line(line) }
         }
     }
 
-    static func lines(_ c: BoardCapabilities, faults: [Int: WireFault] = [:]) -> [String] {
+    static func lines(_ c: BoardCapabilities, faults: [Int: WireFault] = [:], names: [String?] = []) -> [String] {
         var lines = [
             "board        \(c.boardName) (serial \(c.serialNumber))",
             "firmware     \(c.firmware), protocol \(c.version)",
@@ -48,11 +56,30 @@ struct InfoCommand: AsyncParsableCommand {
         ]
         for (index, channel) in c.channels.enumerated() {
             let resonance = channel.resonantFrequency.map { String(format: ", %.1f Hz", $0) } ?? ""
+            let name = names.indices.contains(index) ? names[index].map { " \($0):" } ?? "" : ""
             lines.append(
-                "channel \(index)    \(channel.kind)\(resonance), rated \(channel.ratedDriveMillivolts) mV, max \(channel.maximumDriveMillivolts) mV"
+                "channel \(index)   \(name) \(channel.kind)\(resonance), rated \(channel.ratedDriveMillivolts) mV, max \(channel.maximumDriveMillivolts) mV"
                     + (faults[index].map { "  FAULTED: \(Self.describe($0))" } ?? ""))
         }
         return lines
+    }
+
+    /// A rig: each board, its channels by the rig's names, and how its clock runs against the host's.
+    static func lines(_ boards: [RigBoardStatus]) -> [String] {
+        boards.flatMap { board -> [String] in
+            guard let c = board.capabilities else { return ["\(board.name)  \(board.address): not connected"] }
+            let drift = board.driftPPM.map { String(format: "%+.2f ppm", $0) } ?? "not measured yet"
+            let bound = board.clockBound.map { String(format: ", estimate within %.0f µs", $0) } ?? ""
+            var lines = [
+                "\(board.name)  \(board.address): \(c.boardName) (serial \(c.serialNumber)), firmware \(c.firmware), protocol \(c.version)",
+                "  clock      \(drift) against the host's\(bound)",
+            ]
+            for (index, channel) in c.channels.enumerated() {
+                let name = board.channelNames.indices.contains(index) ? board.channelNames[index] : nil
+                lines.append("  channel \(index)  \(name ?? "(no name)"): \(channel.kind)")
+            }
+            return lines
+        }
     }
 
     /// A fault in words a user can act on.
@@ -66,7 +93,7 @@ struct InfoCommand: AsyncParsableCommand {
         }
     }
 
-    static func json(_ c: BoardCapabilities, faults: [Int: WireFault] = [:]) throws -> String {
+    static func json(_ c: BoardCapabilities, faults: [Int: WireFault] = [:], names: [String?] = []) throws -> String {
         let object: [String: Any] = [
             "board": c.boardName, "serial": c.serialNumber, "firmware": c.firmware, "protocol": c.version.description,
             "tickRate": c.tickRate, "players": c.players, "maxTimelines": c.maxTimelines,
@@ -82,6 +109,7 @@ struct InfoCommand: AsyncParsableCommand {
                 ]
                 if let frequency = channel.resonantFrequency { entry["resonantFrequency"] = frequency }
                 if let fault = faults[index] { entry["fault"] = "\(fault)" }
+                if names.indices.contains(index), let name = names[index] { entry["name"] = name }
                 return entry
             },
         ]

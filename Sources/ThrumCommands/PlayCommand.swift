@@ -20,8 +20,20 @@ struct PlayCommand: AsyncParsableCommand {
     @Argument(help: "AHAP or .haptic files.")
     var files: [String]
 
-    @Option(help: "The board: sim, a device path, or usb:VID:PID[:SERIAL] (default: $THRUM_DEVICE, else sim).")
-    var device: String?
+    @Option(
+        help:
+            "The board: sim, a device path, or usb:VID:PID[:SERIAL] (default: $THRUM_DEVICE, else sim). Give it more than once to play on a rig of those boards."
+    )
+    var device: [String] = []
+
+    @Option(help: "A rig file (JSON): several boards played as one, their channels named.")
+    var rig: String?
+
+    @Option(
+        help:
+            "Where to play: all (default), channel names or indices separated by commas (left,right; 0,2), board.channel on a rig, or a locality the rig file names."
+    )
+    var locality: String?
 
     @Flag(help: "Repeat the last file until interrupted.")
     var loop = false
@@ -34,16 +46,25 @@ struct PlayCommand: AsyncParsableCommand {
         guard rate.isFinite, rate >= 1.0 / 256, rate <= 16 else {
             throw ValidationError("--rate \(rate): must be between 1/256 and 16")
         }
+        if rig != nil, !device.isEmpty { throw ValidationError("give --rig or --device, not both") }
+        if rate != 1, rig != nil || device.count > 1 { throw ValidationError("--rate plays on one board only, not a rig") }
     }
 
     func run() async throws {
         let patterns = try files.map { file in (file, try loadPattern(at: URL(fileURLWithPath: file))) }
+        if let configuration = try rigConfiguration(file: rig, devices: device) {
+            return try await Self.play(patterns, on: configuration, locality: locality, loop: loop)
+        }
         let (rate, loop) = (rate, loop)
-        try await withEngine(device: device) { engine in
+        let locality: HapticLocality
+        do { locality = try self.locality.map { try HapticLocality(parsing: $0) } ?? .all } catch {
+            throw failure("--locality: \(error)")
+        }
+        try await withEngine(device: device.first) { engine in
             let board = await engine.capabilities?.boardName ?? "the board"
             for (index, (file, pattern)) in patterns.enumerated() {
                 let looping = loop && index == patterns.count - 1
-                let player = try await engine.makeAdvancedPlayer(with: pattern)
+                let player = try await engine.makeAdvancedPlayer(with: pattern, locality: locality)
                 if rate != 1 { try await player.setPlaybackRate(rate) }
                 if looping { try await player.setLoop(enabled: true) }
                 let events = engine.events
@@ -53,7 +74,8 @@ struct PlayCommand: AsyncParsableCommand {
                 let length = pattern.duration / rate
                 Console.current.line(
                     String(
-                        format: "%@: playing on %@ (%.3f s%@)", file, board, length,
+                        format: "%@: playing on %@%@ (%.3f s%@)", file, board,
+                        locality.isAll ? "" : ", channels \(locality)", length,
                         looping ? ", looping until Ctrl-C" : ""))
                 if let memory = await engine.capabilities?.timelineMemory, player.timelineSize > memory {
                     Console.current.line(
@@ -106,6 +128,39 @@ struct PlayCommand: AsyncParsableCommand {
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Plays the files on a rig, one after another, each on `locality` across its boards; waits
+    /// each pattern's length on the host's clock (the boards play it at the same host instants).
+    static func play(
+        _ patterns: [(String, HapticPattern)], on configuration: RigConfiguration, locality name: String?, loop: Bool
+    ) async throws {
+        try await withRig(configuration) { rig in
+            var locality = HapticLocality.all
+            if let name { locality = try await rig.locality(named: name) }
+            let boards = await rig.boards
+            let channels = boards.reduce(0) { $0 + $1.channelNames.count }
+            Console.current.line(
+                "rig: \(boards.count) boards (\(boards.map(\.name).joined(separator: ", "))), \(channels) channels")
+            for (index, (file, pattern)) in patterns.enumerated() {
+                let looping = loop && index == patterns.count - 1
+                let player = try await rig.makePlayer(with: pattern, locality: locality)
+                if looping { try await player.setLoop(enabled: true) }
+                Console.current.line(
+                    String(
+                        format: "%@: playing on the rig, %@ (%.3f s%@)", file,
+                        locality.isAll ? "every channel" : "channels \(locality)", pattern.duration,
+                        looping ? ", looping until Ctrl-C" : ""))
+                let started = ContinuousClock.now
+                try await player.start(atTime: HapticRig.timeImmediate)
+                if looping {
+                    while true { try await Task.sleep(for: .seconds(3600)) }
+                }
+                let end = HapticRig.immediateLead + .milliseconds(Int64((pattern.duration * 1000).rounded()) + 100)
+                try await Task.sleep(until: started + end)
+                Console.current.line(String(format: "%@: done in %.3f s", file, (ContinuousClock.now - started).secondsDouble))
+            }
         }
     }
 }

@@ -13,7 +13,9 @@ struct RenderCommand: ParsableCommand {
             Renders the pattern with the reference renderer (Protocol/SEMANTICS.md) and draws intensity \
             and sharpness lanes, the authored control curves, every event, a seconds axis and a legend. \
             An acceleration lane shows a simulated actuator (--actuator lra|erm|none) shaking as the \
-            reference firmware, run in the board simulator, drives it.
+            reference firmware, run in the board simulator, drives it. With --channels, one lane per \
+            channel shows its share of the intensity, and --pan moves the pattern across them as a \
+            player's pan does on a board.
             """
     )
 
@@ -30,6 +32,50 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "The simulated actuator of the acceleration lane: lra, erm, or none (no lane).")
     var actuator: Actuator = .lra
 
+    @Option(
+        help:
+            "Plot one lane per channel: a count (4) or names in the locality's order (shoulder,elbow,wrist,hand)."
+    )
+    var channels: String?
+
+    @Option(
+        help:
+            "A pan across the channels, as TIME:POSITION points (seconds, 0 = first channel, 1 = last), linear between them: 0:0,2:1."
+    )
+    var pan: String?
+
+    func validate() throws {
+        if pan != nil, channels == nil { throw ValidationError("--pan needs --channels") }
+        _ = try channelLanes()
+    }
+
+    /// The lanes --channels and --pan ask for.
+    func channelLanes() throws -> PatternPlot.ChannelLanes? {
+        guard let channels else { return nil }
+        let names: [String]
+        if let count = Int(channels) {
+            guard (1...64).contains(count) else { throw ValidationError("--channels \(count): must be 1...64") }
+            names = (0..<count).map { "channel \($0)" }
+        } else {
+            names = channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+                throw ValidationError("--channels '\(channels)': give a count or names separated by commas")
+            }
+        }
+        var lanes = PatternPlot.ChannelLanes(names: names)
+        for point in (pan ?? "").split(separator: ",") {
+            let parts = point.split(separator: ":")
+            guard parts.count == 2, let time = Double(parts[0]), let position = Double(parts[1]), time.isFinite,
+                time >= 0, (0...1).contains(position)
+            else {
+                throw ValidationError("--pan point '\(point)': write TIME:POSITION, seconds >= 0 and a position 0...1")
+            }
+            lanes.pan.append((time, position))
+        }
+        lanes.pan.sort { $0.time < $1.time }
+        return lanes
+    }
+
     func run() throws {
         let input = URL(fileURLWithPath: file)
         let pattern = try loadPattern(at: input)
@@ -39,7 +85,7 @@ struct RenderCommand: ParsableCommand {
         case .lra: lane = simulatedActuatorLane(for: pattern, model: .lra())
         case .erm: lane = simulatedActuatorLane(for: pattern, model: .erm())
         }
-        try writePlot(of: pattern, title: input.lastPathComponent, to: svg, actuator: lane)
+        try writePlot(of: pattern, title: input.lastPathComponent, to: svg, actuator: lane, channels: channelLanes())
         Console.current.line("wrote \(svg)")
     }
 }
@@ -72,9 +118,10 @@ func simulatedActuatorLane(
 
 /// Writes the plot of `pattern` to `path`, or fails with a message naming the path.
 func writePlot(
-    of pattern: HapticPattern, title: String, to path: String, actuator: PatternPlot.ActuatorLane? = nil
+    of pattern: HapticPattern, title: String, to path: String, actuator: PatternPlot.ActuatorLane? = nil,
+    channels: PatternPlot.ChannelLanes? = nil
 ) throws {
-    let document = PatternPlot(title: title, pattern: pattern, actuator: actuator).svg()
+    let document = PatternPlot(title: title, pattern: pattern, actuator: actuator, channels: channels).svg()
     do {
         try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {

@@ -34,6 +34,8 @@ open class CHHapticEngine: @unchecked Sendable {
 
     /// The Thrum engine underneath, for what Core Haptics has no words for (events, statistics).
     public let engine: HapticEngine
+    /// Where this engine's players play (a Thrum extension; Core Haptics has one actuator).
+    public let locality: HapticLocality
     private struct State {
         var stopped: StoppedHandler?
         var reset: ResetHandler?
@@ -48,6 +50,7 @@ open class CHHapticEngine: @unchecked Sendable {
     /// An engine for the default device.
     public init() throws {
         do { engine = try HapticEngine() } catch { throw CHHapticError(error) }
+        locality = .all
         watch()
     }
 
@@ -58,9 +61,11 @@ open class CHHapticEngine: @unchecked Sendable {
         try self.init()
     }
 
-    /// An engine for a given Thrum engine (tests, or a device chosen in code).
-    public init(engine: HapticEngine) {
+    /// An engine for a given Thrum engine (tests, or a device chosen in code), whose players play
+    /// on `locality` (default: every channel, as Core Haptics plays on its one actuator).
+    public init(engine: HapticEngine, locality: HapticLocality = .all) {
         self.engine = engine
+        self.locality = locality
         watch()
     }
 
@@ -230,7 +235,9 @@ open class CHHapticEngine: @unchecked Sendable {
 
     /// A Thrum player for `pattern` as this engine plays it under `filter`.
     func makeThrumPlayer(_ pattern: HapticPattern, filter: PlaybackFilter) throws -> HapticAdvancedPatternPlayer {
-        try blocking { try await self.engine.makeAdvancedPlayer(with: Self.prepared(pattern, filter)) }
+        try blocking {
+            try await self.engine.makeAdvancedPlayer(with: Self.prepared(pattern, filter), locality: self.locality)
+        }
     }
 
     /// Plays an AHAP (or `.haptic`) file once, starting the engine first if it is stopped, as

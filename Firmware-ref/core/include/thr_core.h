@@ -24,8 +24,9 @@ extern "C" {
 /* Status codes are the wire's `status` enum: thr_status, THR_STATUS_* (thr_wire.h, generated). */
 
 /* Rendered controls: the wire's parameters (thr_parameter) up to the audio volume with the same
- * numbers, then the audio attack, decay and release; pan and pitch (and the timeline's brightness)
- * have no lane. Timeline control codes 0-5 and 9-11 map onto them (thr_ctl_slot_of_timeline_code). */
+ * numbers, then the audio attack, decay and release, then the channel pan; the audio pan and pitch
+ * (and the timeline's brightness) have no lane. Timeline control codes 0-5 and 9-11 map onto them
+ * (thr_ctl_slot_of_timeline_code). */
 enum {
     THR_CTL_INTENSITY = THR_PARAMETER_INTENSITY_CONTROL,
     THR_CTL_SHARPNESS = THR_PARAMETER_SHARPNESS_CONTROL,
@@ -36,8 +37,20 @@ enum {
     THR_CTL_AUDIO_ATTACK,
     THR_CTL_AUDIO_DECAY,
     THR_CTL_AUDIO_RELEASE,
-    THR_CTL_COUNT
+    THR_CTL_COUNT, /* the controls with an authored layer (a timeline can carry them) */
+    /* The channel pan (SEMANTICS.md §12) is a run-time control only: no timeline carries it, so it
+     * has a slot in the run-time layer's arrays (thr_runtime, THR_RT_COUNT) and none in the authored
+     * ones. A slot below THR_CTL_COUNT would add an authored thr_ctl and value (28 bytes a player)
+     * that nothing can fill; here it costs 12 (a step, its time and the value) and reuses the
+     * run-time steps, curves and supersession as they are. It follows the audio release as
+     * channel_pan_control follows audio_release_time_control on the wire, so the dispatcher maps
+     * both with one subtraction. */
+    THR_CTL_PAN = THR_CTL_COUNT,
+    THR_RT_COUNT
 };
+/* rt.value[THR_CTL_PAN] while the pan has not been set since the playback began (every channel of
+ * the set at full level, §12.2); a set value is 0..32768. */
+#define THR_PAN_UNSET (-1)
 #define THR_CTL_NONE 0xFFu
 /* Slot of a timeline control code (0..11), or THR_CTL_NONE. */
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code);
@@ -88,9 +101,9 @@ typedef struct thr_runtime {
     uint16_t has_step;         /* bit per slot */
     uint16_t step_after_curve; /* bit per slot: its step was given after the curve (wins a tie) */
     uint32_t curve_at;
-    int32_t step[THR_CTL_COUNT];
-    uint32_t step_at[THR_CTL_COUNT];       /* board time, low 32 bits */
-    int32_t value[THR_CTL_COUNT];          /* evaluated for this tick */
+    int32_t step[THR_RT_COUNT];
+    uint32_t step_at[THR_RT_COUNT];        /* board time, low 32 bits */
+    int32_t value[THR_RT_COUNT];           /* evaluated for this tick */
     uint32_t curve_t[THR_RT_CURVE_POINTS]; /* us from curve_at */
     int32_t curve_v[THR_RT_CURVE_POINTS];
     thr_rt_step pending[THR_RT_PENDING];
@@ -103,7 +116,6 @@ typedef struct thr_player {
     uint16_t rate_q8; /* 256 = 1.0 */
     uint8_t state;
     uint8_t handle;
-    uint8_t channel_mask;
     uint8_t muted;
     uint8_t looping;
     uint8_t action_pending;            /* bit per THR_ACT_* */
@@ -112,6 +124,14 @@ typedef struct thr_player {
     uint8_t reading;                   /* the newest pass still applies records (not past the end or loop end) */
     uint8_t next_known;                /* next_start holds the start of the record at the cursor */
     uint8_t finished_handle;           /* it finished and the host has not been told: handle + 1, else 0 */
+    /* The channels it renders on, in pan order (SEMANTICS.md §12): channel[0..channel_n); 0 = every
+     * channel, in index order. A PLAYER_CHANNELS waiting for its time: next_channel_n channels in
+     * next_channel from next_channels_at (THR_CHANNELS_NONE: nothing waits; one change at most). */
+    uint8_t channel_n;
+    uint8_t next_channel_n;
+    uint8_t channel[THR_MAX_CHANNELS];
+    uint8_t next_channel[THR_MAX_CHANNELS];
+    uint32_t next_channels_at;
     uint32_t finished_at;              /* and when */
     uint32_t start_at;                 /* board time the playback begins */
     uint32_t action_at[THR_ACT_COUNT]; /* board time, low 32 bits */
@@ -294,6 +314,12 @@ typedef struct thr_core {
     uint32_t now;       /* board time (us), read at the start of each poll */
     uint32_t next_tick; /* board time of the next tick to render */
     uint32_t tick_us;
+    /* CLOCK_TRIM (SEMANTICS.md §1.6): players advance by tick_us x (1 + trim_ppb / 10^9) board us a
+     * tick. That is trim_ppb / (1000 tick_hz) us more than tick_us: trim_acc adds trim_ppb a tick, in
+     * 1/(1000 tick_hz) us, and keeps what is not yet a whole us (0 <= trim_acc < 1000 tick_hz), so the
+     * trimmed time never drifts from the exact one. */
+    int32_t trim_ppb;
+    int32_t trim_acc;
     uint32_t fade_start;
     uint8_t engine_running;
     uint8_t fading; /* a fade to silence is running: stop reason + 1 (0 = none) */
@@ -374,8 +400,16 @@ thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t
 thr_status thr_player_rate(thr_core *core, uint8_t player, uint16_t rate_q8);
 thr_status thr_player_mute(thr_core *core, uint8_t player, int muted);
 thr_status thr_player_cancel(thr_core *core, uint8_t player);
-thr_status thr_player_channels(thr_core *core, uint8_t player, uint8_t channel_mask);
-/* Run-time controls: slot THR_CTL_*, value Q15 (intensity/volume 0..32768, others -32768..32768). */
+/* PLAYER_CHANNELS: from board time `at` (the first tick at or after it) the player renders on
+ * `count` channels, `channels` in pan order (count 0: every channel). BAD_ARGUMENT for a channel
+ * >= channel_count or named twice; a newer change replaces one still waiting. */
+#define THR_CHANNELS_NONE 0xFFu
+thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint8_t count, const uint8_t *channels);
+/* CLOCK_TRIM: players advance by (1 + rate_ppb / 10^9) pattern us per board us from the next tick;
+ * BAD_ARGUMENT beyond +-1,000,000. 0 at init and for every new host session. */
+thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb);
+/* Run-time controls: slot THR_CTL_* (THR_CTL_PAN included), value Q15 (intensity, volume and pan
+ * 0..32768, the others -32768..32768). */
 thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_t value_q15, uint32_t at);
 thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32_t at, uint8_t count,
                             const uint32_t *times_us, const int32_t *values_q15);

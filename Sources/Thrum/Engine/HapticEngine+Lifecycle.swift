@@ -35,6 +35,7 @@ extension HapticEngine {
         let capabilities = try await link.connect()
         session.capabilities = capabilities
         players.resize(to: capabilities.players)
+        session.channels = try await readChannels(from: link, capabilities)
         try await link.command { .engineStart(tag: $0) }
         session.isRunning = true
         session.lostTo = nil

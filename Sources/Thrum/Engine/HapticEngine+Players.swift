@@ -67,21 +67,26 @@ extension HapticEngine {
         try CompiledTimeline(compiling: pattern)
     }
 
-    func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double) async throws {
+    func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double, position: UInt32 = 0) async throws {
         let at = try BoardSession.boardTime(time)
-        if timeline.audioEvents > 0, let capabilities, !capabilities.audio.isPresent {
-            log.warning(
-                "\(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output",
-                about: .player(id))
-        }
+        players[settingsOf: id].channels = try channelsForStart(of: id)
+        warnIfAudioSkipped(timeline, player: id)
         if streamer.mustStream(timeline) { return try await startStreamed(id, timeline: timeline, at: at) }
         let waveforms = audioResources.waveformObjects(for: timeline, rate: capabilities?.audioSampleRate ?? 0)
-        let start = try await controls.prepareStart(id, timeline: timeline, at: at, waveforms: waveforms)
+        let start = try await controls.prepareStart(
+            id, timeline: timeline, at: at, position: position, waveforms: waveforms)
         noteActivity()
-        try await controls.begin(start)
+        try await controls.begin([start])
     }
 
-    private func startStreamed(_ id: Int, timeline: CompiledTimeline, at: UInt32) async throws {
+    func warnIfAudioSkipped(_ timeline: CompiledTimeline, player id: Int) {
+        guard timeline.audioEvents > 0, let capabilities, !capabilities.audio.isPresent else { return }
+        log.warning(
+            "\(timeline.audioEvents) audio event\(timeline.audioEvents == 1 ? "" : "s") skipped: \(capabilities.boardName) has no audio output",
+            about: .player(id))
+    }
+
+    func startStreamed(_ id: Int, timeline: CompiledTimeline, at: UInt32) async throws {
         let pieces = try streamer.pieces(of: timeline, player: id)
         if await streamer.end(id, cancelling: true) { noteActivity() }  // a start while playing restarts
         let prepared = try await streamer.prepare(id, pieces: pieces, at: at)

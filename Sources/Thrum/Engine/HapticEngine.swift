@@ -28,6 +28,8 @@ public actor HapticEngine {
     public static let timeImmediate: TimeInterval = 0
 
     public nonisolated let device: DeviceAddress
+    /// The host clock the engine's link runs on (a rig's engines share one).
+    package nonisolated let hostClock: any EngineClock
 
     let session: BoardSession
     let players: PlayerTable
@@ -39,6 +41,8 @@ public actor HapticEngine {
     var audioResources = AudioResources()
     var idle = IdleShutdown()
     var handlers = EngineHandlers()
+    /// Where players made without a locality play (``setLocality(_:)``).
+    public internal(set) var locality = HapticLocality.all
 
     /// Engine and player events from now on; every access is a new subscription of its own.
     public nonisolated var events: AsyncStream<HapticEngineEvent> { emit.subscribe() }
@@ -117,6 +121,7 @@ public actor HapticEngine {
         let timelines = TimelineStore(session: session, players: players, streams: streams)
         let streamer = Streamer(session: session, players: players, streams: streams, timelines: timelines, log: log)
         self.device = device
+        self.hostClock = clock
         self.session = session
         self.players = players
         self.streams = streams

@@ -43,6 +43,11 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidPattern(Cause)
     /// A player was used after the engine that made it was gone, or with a value out of range.
     case invalidPlayer(String)
+    /// A locality (``HapticLocality``) that names a channel or board the engine or rig does not have.
+    case invalidLocality(String)
+    /// A rig (``HapticRig``) that cannot be: a rig file that cannot be read, boards or channels
+    /// named twice, a board that is not there.
+    case invalidRig(String)
     /// A flash slot that does not exist or is empty, or a pattern too big for one.
     case flash(String)
     /// A time before the engine's current time where that makes no sense, or not finite.
@@ -67,6 +72,8 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
         case .engineNotRunning: -4805
         case .invalidPattern: -4813  // invalidPatternData
         case .invalidPlayer: -4812
+        case .invalidLocality: -4801  // invalidParameterType: nearest of Core Haptics' codes
+        case .invalidRig: -4810  // serverInitFailed
         case .audioResource: -4824  // invalidAudioResource
         case .invalidTime: -4840
         case .flash: -4809  // notSupported
@@ -113,6 +120,10 @@ public enum HapticEngineError: Error, Sendable, Equatable, CustomStringConvertib
             "invalid pattern: \(cause)"
         case .invalidPlayer(let why):
             "invalid player: \(why)"
+        case .invalidLocality(let why):
+            "invalid locality: \(why)"
+        case .invalidRig(let why):
+            "rig: \(why)"
         case .flash(let why):
             "flash: \(why)"
         case .invalidTime(let time):

@@ -82,6 +82,12 @@ actor BoardLink {
     /// The board's clock (µs, 64-bit) now, once clock synchronisation has a sample.
     var boardMicroseconds: Double? { session.clock.boardMicroseconds(at: clock.now) }
 
+    /// The board's clock (µs, 64-bit) at a host instant, once clock synchronisation has a sample.
+    func boardMicroseconds(at host: MonotonicInstant) -> Double? { session.clock.boardMicroseconds(at: host) }
+
+    /// The clock estimate: offset, drift and error bound against the host's clock.
+    var clockEstimate: ClockSyncEstimator.Estimate? { session.clock.estimate }
+
     var preferredPayload: Int { session.preferredPayload }
 
     var statistics: LinkStatistics { session.statistics }

@@ -9,6 +9,19 @@ struct PatternPlot {
     var pattern: HapticPattern
     /// The simulated board's actuator shaking, when there is one to show.
     var actuator: ActuatorLane?
+    /// One lane per channel of a locality: each channel's share of the intensity.
+    var channels: ChannelLanes?
+
+    /// The channels a pattern plays on and the pan that shares it out (SEMANTICS.md §8).
+    struct ChannelLanes {
+        var names: [String]
+        /// Pan positions over time (seconds, 0…1); empty: no pan, every channel in full.
+        var pan: [(time: Double, position: Double)] = []
+
+        func gains(at time: Double) -> [Double] {
+            ChannelPan.gains(position: ChannelPan.position(at: time, along: pan), count: names.count)
+        }
+    }
 
     /// Acceleration of the virtual actuator as the simulated firmware drove it.
     struct ActuatorLane {
@@ -21,10 +34,11 @@ struct PatternPlot {
     private let right = 24.0
     private var plotWidth: Double { width - left - right }
 
-    init(title: String, pattern: HapticPattern, actuator: ActuatorLane? = nil) {
+    init(title: String, pattern: HapticPattern, actuator: ActuatorLane? = nil, channels: ChannelLanes? = nil) {
         self.title = title
         self.pattern = pattern
         self.actuator = actuator
+        self.channels = channels
     }
 
     func svg() -> String {
@@ -42,6 +56,7 @@ struct PatternPlot {
         let hasAudio = pattern.events.contains { $0.type.isAudio }
         if hasAudio { lanes.append(Lane(name: "Audio", height: 60)) }
         if actuator != nil { lanes.append(Lane(name: "Acceleration", height: 110)) }
+        for name in channels?.names ?? [] { lanes.append(Lane(name: "channel:" + name, height: 56)) }
         let tracks = EventTracks(pattern.events.filter { $0.type == .hapticContinuous })
         let stripHeight = 22.0 * Double(2 + tracks.count) + 8
 
@@ -65,7 +80,8 @@ struct PatternPlot {
         for lane in lanes {
             let y0 = laneTop[lane.name]!
             canvas.rect(x: left, y: y0, width: plotWidth, height: lane.height, fill: "#f8f9fa", stroke: "#dee2e6")
-            canvas.text(lane.name, x: left - 28, y: y0 + lane.height / 2 + 4, anchor: .end, bold: true)
+            let label = lane.name.hasPrefix("channel:") ? String(lane.name.dropFirst(8)) : lane.name
+            canvas.text(label, x: left - 28, y: y0 + lane.height / 2 + 4, anchor: .end, bold: true)
             for tick in axis.ticks {
                 canvas.line(x1: x(tick), y1: y0, x2: x(tick), y2: y0 + lane.height, stroke: "#e9ecef")
             }
@@ -119,6 +135,16 @@ struct PatternPlot {
             drawAcceleration(&canvas, actuator, top: actuatorTop, height: 110, duration: duration)
         }
 
+        if let channels {
+            let intensity = rendered.intensity.values
+            for (index, name) in channels.names.enumerated() {
+                let share = intensity.indices.map { i in
+                    intensity[i] * Float(channels.gains(at: Double(i) / sampleRate)[index])
+                }
+                drawChannel(&canvas, share, top: laneTop["channel:" + name]!, height: 56)
+            }
+        }
+
         drawEventStrip(&canvas, top: stripTop, tracks: tracks, x: x)
 
         canvas.line(x1: left, y1: axisY, x2: left + plotWidth, y2: axisY, stroke: "#495057")
@@ -131,6 +157,21 @@ struct PatternPlot {
 
         drawLegend(&canvas, y: legendY, controls: controlIDs, hasAudio: hasAudio, hasActuator: actuator != nil)
         return canvas.document
+    }
+
+    /// One channel's intensity: the band between each pixel column's quietest and loudest sample.
+    private func drawChannel(_ canvas: inout SVGCanvas, _ values: [Float], top: Double, height: Double) {
+        let columns = PlotColumns(intensity: values, sharpness: values.map { _ in 0 }, count: Int(plotWidth))
+        let y = { (value: Float) in top + height * (1 - Double(value)) }
+        scaleLabels(&canvas, top: top, height: height, labels: [(1, "1"), (0, "0")])
+        var band: [(Double, Double)] = []
+        for column in 0..<columns.count {
+            band.append((left + Double(column) + 0.5, y(columns.intensityMax[column])))
+        }
+        for column in (0..<columns.count).reversed() {
+            band.append((left + Double(column) + 0.5, y(columns.intensityMin[column])))
+        }
+        canvas.polygon(band, fill: Palette.intensity, opacity: 0.6, stroke: Palette.intensity)
     }
 
     private struct Lane {

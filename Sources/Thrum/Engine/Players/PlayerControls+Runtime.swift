@@ -9,8 +9,14 @@ extension PlayerControls {
     nonisolated(nonsending) func sendParameters(
         _ parameters: [DynamicParameter], player id: Int, at: UInt32
     ) async throws {
+        try await sendParameters(wire: wireValues(parameters, player: id), player: id, at: at)
+    }
+
+    /// Wire controls (Q1.14 values) at board time `at`: the model's parameters and the pan.
+    nonisolated(nonsending) func sendParameters(
+        wire values: [(WireParameter, Int16)], player id: Int, at: UInt32
+    ) async throws {
         let link = try session.runningLink()
-        let values = wireValues(parameters, player: id)
         await streamer.recordRuntime(values, player: id, at: at)
         try await sendRuntime(
             values.map { .step(RuntimeLayer.Step(parameter: $0, value: $1, at: at)) }, player: id, on: link)
@@ -21,19 +27,24 @@ extension PlayerControls {
             log.warning("\(curve.id.rawValue) has no effect on this board; skipped", about: .player(id))
             return
         }
+        try await scheduleCurve(
+            wire: wire, points: curve.controlPoints.map { ($0.time, WireParameter.q14($0.value, for: curve.id)) },
+            player: id, at: time)
+    }
+
+    /// A curve of a wire control: points at seconds from `time`, Q1.14 values.
+    nonisolated(nonsending) func scheduleCurve(
+        wire: WireParameter, points: [(time: Double, value: Int16)], player id: Int, at time: Double
+    ) async throws {
         let limit = session.capabilities?.maxCurvePoints ?? 16
-        guard curve.controlPoints.count <= limit else {
-            throw HapticEngineError.invalidPlayer(
-                "a curve of \(curve.controlPoints.count) points is more than the board's \(limit)")
+        guard points.count <= limit else {
+            throw HapticEngineError.invalidPlayer("a curve of \(points.count) points is more than the board's \(limit)")
         }
         let at = try BoardSession.boardTime(time)
         let curve = RuntimeLayer.Curve(
             parameter: wire, at: at,
-            points: curve.controlPoints.sorted { $0.time < $1.time }.map { point in
-                (
-                    UInt32(min(Double(UInt32.max), max(0, (point.time * 1e6).rounded()))),
-                    WireParameter.q14(point.value, for: curve.id)
-                )
+            points: points.sorted { $0.time < $1.time }.map { point in
+                (UInt32(min(Double(UInt32.max), max(0, (point.time * 1e6).rounded()))), point.value)
             })
         let link = try session.runningLink()
         await streamer.recordRuntime(curve, player: id)
@@ -42,8 +53,11 @@ extension PlayerControls {
 
     /// Sets parameters at once over the real-time channel (no acknowledgement, newest wins).
     nonisolated(nonsending) func sendRealtime(_ parameters: [DynamicParameter], player id: Int) async throws {
+        try await sendRealtime(wire: wireValues(parameters, player: id), player: id)
+    }
+
+    nonisolated(nonsending) func sendRealtime(wire values: [(WireParameter, Int16)], player id: Int) async throws {
         let link = try session.runningLink()
-        let values = wireValues(parameters, player: id)
         await streamer.recordRuntime(values, player: id, at: 0)
         for boardPlayer in players.boardPlayers(of: id) {
             players.touched(values.map(\.0), on: boardPlayer)

@@ -22,15 +22,27 @@ final class PlayerControls {
         self.log = log
     }
 
-    /// A start whose player holds a board player, its messages not sent yet.
+    /// A start whose player holds a board player, its messages not sent yet: the start at board
+    /// time `at` from `position` µs into the pattern, then the player's settings.
     struct PreparedStart {
         var player: Int
-        var messages: [MessageMaker]
+        var boardPlayer: UInt8
+        var handle: UInt8
+        var at: UInt32
+        var position: UInt32
+        var settings: [MessageMaker]
+
+        var messages: [MessageMaker] {
+            let (player, handle, at, position) = (boardPlayer, handle, at, position)
+            return [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: position) }]
+                + settings
+        }
     }
 
     /// Loads the timeline and the waveform objects it plays, and gives the player a board player.
     nonisolated(nonsending) func prepareStart(
-        _ id: Int, timeline: CompiledTimeline, at: UInt32, waveforms: [TimelineStore.PreparedWaveform]
+        _ id: Int, timeline: CompiledTimeline, at: UInt32, position: UInt32 = 0,
+        waveforms: [TimelineStore.PreparedWaveform]
     ) async throws -> PreparedStart {
         let kept = try await timelines.loadWaveforms(waveforms, player: id, log: log)
         let handle = try await timelines.load(timeline, keeping: kept)
@@ -39,18 +51,18 @@ final class PlayerControls {
         }
         await streamer.cutShort(assigned.displaced)
         // The start and the player's settings go together, so the first tick already has them.
-        let player = UInt8(assigned.index)
-        let messages: [MessageMaker] =
-            [{ .playerStart(tag: $0, player: player, handle: handle, atTime: at, position: 0) }]
-            + players.preparation(of: assigned.index, for: players[settingsOf: id])
-        return PreparedStart(player: id, messages: messages)
+        return PreparedStart(
+            player: id, boardPlayer: UInt8(assigned.index), handle: handle, at: at, position: position,
+            settings: players.preparation(of: assigned.index, for: players[settingsOf: id]))
     }
 
-    nonisolated(nonsending) func begin(_ start: PreparedStart) async throws {
+    /// Sends the starts back to back (several: a parallel start); a failure gives back every
+    /// player's board player.
+    nonisolated(nonsending) func begin(_ starts: [PreparedStart]) async throws {
         do {
-            try await session.runningLink().commands(start.messages)
+            try await session.runningLink().commands(starts.flatMap(\.messages))
         } catch {
-            players.release(start.player)
+            for start in starts { players.release(start.player) }
             throw error
         }
     }

@@ -24,6 +24,10 @@ final class PlayerTable {
     private var startCounter = 0
     private var completions: [Int: @Sendable ((any Error)?) -> Void] = [:]
     private var settings: [Int: PlayerSettings] = [:]
+    /// The locality each player was made for or moved to; a player not here plays on the engine's.
+    var localities: [Int: HapticLocality] = [:]
+    /// Players the engine has told that the board ignores their locality (said once each).
+    var warnedUntargeted: Set<Int> = []
 
     func resize(to count: Int) {
         if boardPlayers.count != count { boardPlayers = Array(repeating: nil, count: max(0, count)) }
@@ -55,7 +59,14 @@ final class PlayerTable {
         if held?.settings.muted != wanted.muted {
             messages.append { .playerMute(tag: $0, player: player, muted: wanted.muted) }
         }
-        for parameter in (held?.runtimeTouched ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
+        if let channels = wanted.channels {
+            let list = channels.map { WireMessage.PlayerChannels.Channel(channel: $0) }
+            messages.append { .playerChannels(tag: $0, player: player, atTime: 0, channels: list) }
+        }
+        // Pan needs no neutral step: a start leaves it unset (every channel of the set at full gain).
+        for parameter in (held?.runtimeTouched ?? []).subtracting([.channelPanControl])
+            .sorted(by: { $0.rawValue < $1.rawValue })
+        {
             messages.append(
                 RuntimeLayer.Entry.step(.init(parameter: parameter, value: parameter.neutralQ14, at: 0)).message(
                     to: player))
@@ -158,4 +169,8 @@ struct PlayerSettings: Sendable, Equatable {
     /// 1/256ths; 256 is normal speed.
     var rateQ8: UInt16 = 256
     var muted = false
+    /// The board channels the player plays on, in pan order; nil = every channel. The board resets
+    /// a player to every channel at each start (PROTOCOL.md, PLAYER_CHANNELS), so this is sent with
+    /// every start, never left to what the board held.
+    var channels: [UInt8]?
 }

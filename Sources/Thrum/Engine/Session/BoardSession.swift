@@ -22,6 +22,9 @@ final class BoardSession {
     private var linkEvents: Task<Void, Never>?
     /// The board's capabilities, from its INFO; nil until the engine has started once.
     var capabilities: BoardCapabilities?
+    /// The board's channels: names and whether it plays a player on some of them only; nil until
+    /// the engine has started once.
+    var channels: BoardChannels?
     var isRunning = false
     /// Why the engine stopped, when the board went away: later calls say so until the next start.
     var lostTo: HapticEngineError?

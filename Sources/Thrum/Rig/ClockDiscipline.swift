@@ -1,0 +1,52 @@
+/// Keeps one board's patterns on the host's time over a long run (SEMANTICS.md §7.5).
+///
+/// A board renders at its own crystal's rate: 100 ppm fast is 60 ms ahead after ten minutes of a
+/// looping pattern. Clock synchronisation maps the board's clock to the host's at any instant, but
+/// a playing pattern advances by the board's ticks, so the rig trims the board's pattern rate
+/// (CLOCK_TRIM). It does not trust one drift figure: it adds up how far the board's patterns have
+/// advanced under the trims it sent against how far the host's time went, and chooses the next
+/// trim to pay back that difference over `horizon` as well as to cancel the drift. Its error is
+/// then the clock estimate's error at one instant, which does not grow with the run.
+struct ClockDiscipline: Sendable {
+    /// How long an accumulated difference takes to be paid back (µs of host time).
+    var horizon = 5_000_000.0
+    /// A change smaller than this is not sent (parts per billion).
+    var threshold: Int32 = 10
+    /// The trim the board has now.
+    private(set) var trim: Int32 = 0
+    /// Pattern µs the board has played minus host µs, since `start`.
+    private(set) var difference = 0.0
+    private var last: (host: Double, board: Double)?
+
+    /// The board started a new session: its trim is 0 again and the past no longer counts.
+    mutating func reset() {
+        trim = 0
+        difference = 0
+        last = nil
+    }
+
+    /// A board that rejoined: its crystal has not changed, so the trim that cancels its known
+    /// drift goes to it at once instead of after the next readings. Returns that trim.
+    mutating func seed(drift: Double) -> Int32? {
+        reset()
+        let wanted = Int32(min(max((1 / (1 + drift) - 1) * 1e9, -1_000_000), 1_000_000).rounded())
+        guard wanted != 0 else { return nil }
+        trim = wanted
+        return wanted
+    }
+
+    /// A reading of the board's clock (µs) at a host instant (µs), with the drift the clock estimate
+    /// has (board µs per host µs, minus 1); returns the trim to send, or nil to keep the one sent.
+    mutating func update(host: Double, board: Double, drift: Double) -> Int32? {
+        defer { last = (host, board) }
+        guard let last else { return nil }
+        difference += (board - last.board) * (1 + Double(trim) * 1e-9) - (host - last.host)
+        // Over the next stretch the board's clock runs (1 + drift) per host µs; played at
+        // (1 + rate) that must come to the host's time less the difference spread over `horizon`.
+        let rate = (1 - difference / horizon) / (1 + drift) - 1
+        let wanted = Int32(min(max((rate * 1e9).rounded(), -1_000_000), 1_000_000))
+        guard abs(Int64(wanted) - Int64(trim)) >= Int64(threshold) else { return nil }
+        trim = wanted
+        return wanted
+    }
+}
