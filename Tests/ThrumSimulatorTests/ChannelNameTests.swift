@@ -1,11 +1,10 @@
 import Testing
 import ThrumFirmwareCore
 import ThrumSimulator
+import ThrumWire
 
-/// Channel names (`BoardConfiguration.channelNames`) reach the core's `thr_channel_config.name`.
-/// The core does not answer CHANNEL_READ yet (message set 1.2's implementation is under way), so
-/// these read the configuration the core was given; once it does, a CHANNEL_READ round trip over
-/// `SimulatedHost` is the test to add.
+/// Channel names (`BoardConfiguration.channelNames`) reach the core's `thr_channel_config.name`,
+/// read both from the configuration the core was given and over the link (CHANNEL_READ).
 @Suite struct ChannelNameTests {
     /// The names the core sees, one a channel (nil: none).
     static func coreNames(of board: SimulatedBoard) -> [String?] {
@@ -28,6 +27,22 @@ import ThrumSimulator
         try board.reboot()
         board.advance(byMicroseconds: 10_000)
         #expect(Self.coreNames(of: board) == ["left", nil, "thümb"])
+    }
+
+    @Test func channelReadAnswersWithTheNames() throws {
+        var configuration = BoardConfiguration()
+        configuration.channels = [.lra(), .lra(), .erm()]
+        configuration.channelNames = [0: "left", 1: "right"]
+        var host = SimulatedHost(board: try SimulatedBoard(configuration))
+        _ = try host.connect()
+        var replies: [WireMessage.ChannelReply] = []
+        for channel in 0...3 {
+            try host.send(.channelRead(tag: UInt16(channel), channel: UInt8(channel)))
+            guard case .channelReply(let reply) = try host.waitFor(.channelReply) else { continue }
+            replies.append(reply)
+        }
+        #expect(replies.map(\.name) == ["left", "right", "", ""])
+        #expect(replies.map(\.status) == [.ok, .ok, .ok, .badArgument])
     }
 
     @Test func aBoardWithoutNamesGivesTheCoreNone() throws {
