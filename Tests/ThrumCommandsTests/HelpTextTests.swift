@@ -24,6 +24,7 @@ struct HelpTextTests {
         (["info"], ["--device", "--json", "capabilities"]),
         (["stream"], ["intensity sharpness", "--device", "--hold", "--baud", "stdin"]),
         (["ports"], ["--json", "--no-probe", "handshake"]),
+        (["sim"], ["--pty", "--channels", "--channel-names", "--clock-ppm", "--jitter-us", "rig"]),
         (["flash"], ["store", "list", "read", "erase", "play"]),
         (["flash", "store"], ["--slot", "--device", "atomically"]),
         (["flash", "read"], ["--output", "thrum compile"]),
