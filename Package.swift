@@ -65,6 +65,7 @@ let package = Package(
                 .define("THR_AUDIO_SAMPLES", to: "1"),
                 .define("THR_RX_HOLD_FRAMES", to: "2u"),
                 .define("THR_CHANNEL_PAN", to: "1"),
+                .define("THR_TRACE_READ", to: "1"),
             ]
         ),
         // A board simulated around the core: clock, flash, actuators, line, endpoints.

@@ -47,17 +47,42 @@ static void upload_status(thr_core *core, uint16_t tag, thr_status status, uint8
     thr_link_send_reliable(core, THR_MSG_UPLOAD_STATUS, p, THR_UPLOAD_STATUS_SIZE);
 }
 
-/* TRACE_READ: no trace buffer on this board (the simulator reads samples through the HAL's trace
- * hook), so TRACE_DATA says not_supported and carries no samples. */
+/* TRACE_READ: with THR_TRACE_READ and the HAL's trace_read, the rendered intensity the board kept
+ * (the simulator's trace memory); else not_supported and no samples. */
 static void trace_read(thr_core *core, const uint8_t *a, const uint32_t *v)
 {
+#if THR_TRACE_READ
+    uint8_t p[THR_TRACE_DATA_SAMPLES_AT + THR_TX_PAYLOAD];
+    int16_t samples[(THR_TX_PAYLOAD - THR_TRACE_DATA_SAMPLES_AT) / 2u];
+    uint32_t room = core->link.host_max_payload - THR_TRACE_DATA_SAMPLES_AT, wanted = thr_get_trace_read_count(v);
+    uint16_t n = 0, i;
+#else
     uint8_t p[THR_TRACE_DATA_SAMPLES_AT];
+#endif
+    uint32_t from = thr_get_trace_read_from_time(v);
+    uint8_t channel = thr_get_trace_read_channel(a);
+    thr_status s = THR_STATUS_NOT_SUPPORTED;
+#if THR_TRACE_READ
+    if (room > sizeof samples) room = sizeof samples;
+    if (wanted > room / 2u) wanted = room / 2u;
+    if (channel >= core->config->channel_count) {
+        s = THR_STATUS_BAD_ARGUMENT;
+    } else if (core->hal->trace_read) {
+        s = THR_STATUS_OK;
+        n = core->hal->trace_read(core->hal->ctx, channel, &from, samples, (uint16_t)wanted);
+        for (i = 0; i < n; i++) thr_put16(p + THR_TRACE_DATA_SAMPLES_AT + 2u * i, (uint16_t)samples[i]);
+    }
+#endif
     thr_put_trace_data_tag(p, thr_get_trace_read_tag(v));
-    thr_put_trace_data_status(p, THR_STATUS_NOT_SUPPORTED);
-    thr_put_trace_data_channel(p, thr_get_trace_read_channel(a));
-    thr_put_trace_data_from_time(p, thr_get_trace_read_from_time(v));
+    thr_put_trace_data_status(p, s);
+    thr_put_trace_data_channel(p, channel);
+    thr_put_trace_data_from_time(p, from);
     thr_put_trace_data_tick(p, core->tick_us > 0xFFFFu ? 0xFFFFu : (uint16_t)core->tick_us);
+#if THR_TRACE_READ
+    thr_link_send_reliable(core, THR_MSG_TRACE_DATA, p, (uint16_t)(THR_TRACE_DATA_SAMPLES_AT + 2u * n));
+#else
     thr_link_send_reliable(core, THR_MSG_TRACE_DATA, p, THR_TRACE_DATA_SAMPLES_AT);
+#endif
 }
 
 static void calibration_result(thr_core *core, uint16_t tag, uint8_t channel, const thr_calibration *r)

@@ -636,9 +636,14 @@ thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     for (i = 0; i < count; i++) {
         unsigned bit = 1u << (channels[i] & 7u);
+        if (channels[i] == THR_CHANNEL_GAP) continue; /* a place on the pan line, no channel (§12.1) */
         if (channels[i] >= core->config->channel_count || (mask & bit)) return THR_STATUS_BAD_ARGUMENT;
         mask |= bit;
     }
+#if THR_CHANNEL_PAN
+    if (count > THR_MAX_CHANNELS) return THR_STATUS_BAD_ARGUMENT; /* gaps and channels: the order's room */
+#endif
+    if (count && !mask) return THR_STATUS_BAD_ARGUMENT;  /* gaps only: a set with no channel */
     pl->next_mask = (uint8_t)(count ? mask : 0xFFu); /* never 0: 0 is "nothing waiting" */
     pl->next_channels_at = at;
 #if THR_CHANNEL_PAN

@@ -143,8 +143,10 @@ THR_NOINLINE static int pan_gains(const thr_player *pl, unsigned channels, uint1
     i = x >> 15;
     if (i > n - 2u) i = n - 2u; /* p = 1: the last pair, f = 1 */
     f = x - (i << 15);
-    gain[set_channel(pl, i)] = (uint16_t)thr_sqrt_q15(THR_Q15_ONE - f);
-    gain[set_channel(pl, i + 1u)] = (uint16_t)thr_sqrt_q15(f);
+    k = set_channel(pl, i); /* a gap (THR_CHANNEL_GAP) takes its share of the power silently */
+    if (k < channels) gain[k] = (uint16_t)thr_sqrt_q15(THR_Q15_ONE - f);
+    k = set_channel(pl, i + 1u);
+    if (k < channels) gain[k] = (uint16_t)thr_sqrt_q15(f);
     return 1;
 }
 #endif

@@ -174,6 +174,28 @@ static void bad_arguments(void)
 /* ---------- the pan (SEMANTICS.md §12.2) ---------- */
 
 #if THR_CHANNEL_PAN
+/* Gaps (THR_CHANNEL_GAP) hold places on the pan line: a board's share of a rig's line
+ * (channel 1, a gap, channel 0) gives the gap its power and plays nothing there; a set of gaps
+ * only is refused. */
+static void pan_gaps(void)
+{
+    uint8_t line[3] = { 1, THR_CHANNEL_GAP, 0 }, gaps[2] = { THR_CHANNEL_GAP, THR_CHANNEL_GAP }, handle;
+    setup_channels(2);
+    handle = load_steady(5000);
+    CHECK_EQ(thr_player_channels(&board.core, 0, 0, 2, gaps), THR_STATUS_BAD_ARGUMENT);
+    CHECK_EQ(thr_player_start(&board.core, 0, handle, 0, 0), THR_STATUS_OK);
+    CHECK_EQ(thr_player_channels(&board.core, 0, 0, 3, line), THR_STATUS_OK);
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN, 8192, 0), THR_STATUS_OK); /* x = 0.5: 1 and the gap */
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN, 24576, 10000), THR_STATUS_OK); /* x = 1.5: gap and 0 */
+    board_run_ms(&board, 20);
+    CHECK_NEAR(level_at(1, 5), (long long)floor(sqrt(0.5) * 32768.0 + 0.5), 16);
+    CHECK_EQ(level_at(0, 5), 0);
+    CHECK_NEAR(level_at(0, 15), (long long)floor(sqrt(0.5) * 32768.0 + 0.5), 16);
+    CHECK_EQ(level_at(1, 15), 0);
+}
+#endif
+
+#if THR_CHANNEL_PAN
 /* The float formula's gain of set position k (of n) at pan p. */
 static double pan_gain(double p, unsigned n, unsigned k)
 {
@@ -451,6 +473,7 @@ void channels_tests(void)
     run_test("channels: square root", square_root);
 #if THR_CHANNEL_PAN
     run_test("channels: pan steps", pan_steps);
+    run_test("channels: gaps on the pan line", pan_gaps);
     run_test("channels: pan curve", pan_curve);
     run_test("channels: pan order", pan_order);
 #endif

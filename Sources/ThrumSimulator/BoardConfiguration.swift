@@ -32,6 +32,8 @@ public struct BoardConfiguration: Sendable, Hashable {
     /// as fast as the host's (negative: slow). Within `BoardCrystal.ppmRange`.
     public var clockPPM: Double = 0
     public var line = LineModel()
+    /// Seconds of rendered output the board keeps for TRACE_READ, per channel.
+    public var traceSeconds = 120
 
     public enum AudioOutput: UInt8, Sendable, Hashable {
         case none = 0, pwmBuzzer = 1, dacSpeaker = 2, simulated = 3
@@ -93,6 +95,7 @@ public struct BoardConfiguration: Sendable, Hashable {
         for (name, text) in [("firmware", firmware), ("board", board), ("serial", serial)] where text.utf8.count > 32 {
             found.append("\(name): \(text.utf8.count) bytes, at most 32")
         }
+        if traceSeconds < 0 || traceSeconds > 3600 { found.append("traceSeconds \(traceSeconds): must be 0...3600") }
         found += line.problems().map { "line: \($0)" }
         return found
     }

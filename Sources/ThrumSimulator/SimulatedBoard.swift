@@ -51,6 +51,8 @@ public final class SimulatedBoard {
     private var actuatorTime: UInt64 = 0
     private var hostToBoard: LineDirection
     private var boardToHost: LineDirection
+    /// What TRACE_READ reads: the last `BoardConfiguration.traceSeconds` of each channel.
+    private var traceMemory: TraceMemory
 
     /// Builds and boots a board. `flash` defaults to fresh flash of the configuration's size.
     public init(
@@ -73,6 +75,9 @@ public final class SimulatedBoard {
             ?? (configuration.slotCount > 0
                 ? SimulatedFlash(size: configuration.flashSize, sectorSize: configuration.flashSectorSize) : nil)
         self.accelerationRate = accelerationRate
+        traceMemory = TraceMemory(
+            channels: configuration.channels.count, capacity: configuration.traceSeconds * configuration.tickRate,
+            tick: UInt32(1_000_000 / max(1, configuration.tickRate)))
         actuators = configuration.channels.map(VirtualActuator.init(model:))
         acceleration = configuration.channels.map { _ in AccelerationTrace(sampleRate: accelerationRate) }
         hostToBoard = LineDirection(model: configuration.line, way: .hostToBoard)
@@ -209,6 +214,7 @@ public final class SimulatedBoard {
     // MARK: hardware callbacks
 
     fileprivate func traced(_ sample: thr_trace_sample) {
+        traceMemory.record(channel: Int(sample.channel), time: sample.time_us, intensityQ15: sample.intensity_q15)
         guard recordsTrace else { return }
         guard trace.count < traceCapacity else {
             traceDropped += 1
@@ -308,6 +314,13 @@ public final class SimulatedBoard {
         hal.pointee.trace = { ctx, sample in
             guard let sample else { return }
             board(ctx).traced(sample.pointee)
+        }
+        hal.pointee.trace_read = { ctx, channel, from, out, max in
+            guard let from, let out else { return 0 }
+            let (start, samples) = board(ctx).traceMemory.read(channel: Int(channel), from: from.pointee, limit: Int(max))
+            from.pointee = start
+            for (index, sample) in samples.enumerated() { out[index] = sample }
+            return UInt16(samples.count)
         }
         hal.pointee.audio_write = { ctx, time, samples, count in
             guard let samples else { return }

@@ -72,6 +72,12 @@
  * STM32F4 port turn it on. */
 #define THR_CHANNEL_PAN 0
 #endif
+#ifndef THR_TRACE_READ
+/* 1: TRACE_READ reads the board's trace memory through hal.trace_read (thr_hal.h): the simulator,
+ * whose tests and benchmarks read back what each channel rendered. 0 (the default): TRACE_READ
+ * answers not_supported; a board with no memory to spare for a trace does not pay for the call. */
+#define THR_TRACE_READ 0
+#endif
 #ifndef THR_CALIBRATION_TIMEOUT_MS
 #define THR_CALIBRATION_TIMEOUT_MS 3000u /* ACTUATOR_CALIBRATE answered INCOMPLETE after this */
 #endif

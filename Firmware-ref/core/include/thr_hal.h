@@ -67,6 +67,12 @@ typedef struct thr_hal {
     void (*critical_exit)(void *ctx, uint32_t state);
     /* Optional (NULL = off): called once per channel per tick with what was rendered. */
     void (*trace)(void *ctx, const thr_trace_sample *sample);
+#if THR_TRACE_READ
+    /* Optional (NULL: TRACE_READ answers not_supported): up to `max` ticks of `channel`'s rendered
+     * intensity, Q14 (intensity_q15 / 2), from the first tick the board kept at or after
+     * *from_time (wrap-safe); sets *from_time to that tick's time and returns how many. */
+    uint16_t (*trace_read)(void *ctx, uint8_t channel, uint32_t *from_time, int16_t *out, uint16_t max);
+#endif
 #if THR_AUDIO_SAMPLES
     /* Optional (NULL = off): the audio output's samples for one tick (SEMANTICS.md §6.4),
      * audio_rate_hz / tick_hz of them, the first at board time `time_us`, Q15 signed. Called for

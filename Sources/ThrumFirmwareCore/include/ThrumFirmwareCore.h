@@ -31,6 +31,9 @@
 #ifndef THR_CHANNEL_PAN
 #define THR_CHANNEL_PAN 1 /* the channel pan (SEMANTICS.md §12.2) */
 #endif
+#ifndef THR_TRACE_READ
+#define THR_TRACE_READ 1 /* TRACE_READ answers from the simulator's trace memory (PROTOCOL.md, TRACE_READ) */
+#endif
 
 #include "../core/include/thr_core.h"
 #include "../core/include/thr_flash.h"
