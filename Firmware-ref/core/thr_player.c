@@ -651,6 +651,8 @@ thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint
     pl->next_channel_n = count;
     thr_copy(pl->next_channel, channels, count);
 #endif
+    /* due already (at_time 0 is now): taken here, so a later change cannot replace it unplayed */
+    channels_take(pl, core->now);
     return THR_STATUS_OK;
 }
 

@@ -424,8 +424,8 @@ static void over_the_line(void)
     r = command(THR_MSG_PLAYER_CHANNELS, p, THR_PLAYER_CHANNELS_CHANNELS_ITEMS_AT + 1u);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     CHECK(test_host_find(&host, THR_MSG_LATE) != 0);
-    CHECK_EQ(board.core.player[2].next_mask, 2);
-    CHECK_EQ(board.core.player[2].next_channels_at, board.core.now);
+    CHECK_EQ(board.core.player[2].channel_mask, 2); /* taken as it arrived: nothing left waiting */
+    CHECK_EQ(board.core.player[2].next_mask, 0);
     /* a duplicate, a channel beyond the board, a player beyond the board; nine channels: malformed */
     p[THR_PLAYER_CHANNELS_CHANNELS_AT] = 2;
     p[THR_PLAYER_CHANNELS_CHANNELS_ITEMS_AT + 1u] = 1;

@@ -13,9 +13,11 @@ import ThrumTransport
 @Suite("Channels and localities")
 struct ChannelTests {
     static let names = ["left", "middle", "right"]
+    /// Never above 1 where the two events overlap, so no channel clips (a pan's share of a clipped
+    /// sum is not the clipped sum's share: the board clips each channel after its gains, §2).
     static let buzz = HapticPattern(events: [
-        .continuous(at: 0, duration: 0.3, intensity: 0.8, sharpness: 0.4),
-        .transient(at: 0.1, intensity: 0.5, sharpness: 0.9),
+        .continuous(at: 0, duration: 0.3, intensity: 0.6, sharpness: 0.4),
+        .transient(at: 0.1, intensity: 0.35, sharpness: 0.9),
     ])
 
     static func board(channels: Int = 3) -> BoardConfiguration {
@@ -90,7 +92,7 @@ struct ChannelTests {
             return try await Self.traces(engine, from: start, count: 400)
         }
         let expected = try Self.reference(Self.buzz, seconds: 0.4)
-        #expect(expected.max()! > 0.7)
+        #expect(expected.max()! > 0.55)
         #expect(Self.worst(traces[0], expected) <= 0.01, "left")
         #expect(Self.worst(traces[2], expected) <= 0.01, "right")
         #expect(traces[1].allSatisfy { $0 == 0 }, "middle is not in the locality")
