@@ -643,8 +643,8 @@ thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint
 #if THR_CHANNEL_PAN
     if (count > THR_MAX_CHANNELS) return THR_STATUS_BAD_ARGUMENT; /* gaps and channels: the order's room */
 #endif
-    if (count && !mask) return THR_STATUS_BAD_ARGUMENT;  /* gaps only: a set with no channel */
-    pl->next_mask = (uint8_t)(count ? mask : 0xFFu); /* never 0: 0 is "nothing waiting" */
+    if (count && !mask) return THR_STATUS_BAD_ARGUMENT; /* gaps only: a set with no channel */
+    pl->next_mask = (uint8_t)(count ? mask : 0xFFu);    /* never 0: 0 is "nothing waiting" */
     pl->next_channels_at = at;
 #if THR_CHANNEL_PAN
     /* count <= channel_count <= THR_MAX_CHANNELS now: every index was below it, none twice */

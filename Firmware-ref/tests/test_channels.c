@@ -185,7 +185,7 @@ static void pan_gaps(void)
     CHECK_EQ(thr_player_channels(&board.core, 0, 0, 2, gaps), THR_STATUS_BAD_ARGUMENT);
     CHECK_EQ(thr_player_start(&board.core, 0, handle, 0, 0), THR_STATUS_OK);
     CHECK_EQ(thr_player_channels(&board.core, 0, 0, 3, line), THR_STATUS_OK);
-    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN, 8192, 0), THR_STATUS_OK); /* x = 0.5: 1 and the gap */
+    CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN, 8192, 0), THR_STATUS_OK);      /* x = 0.5: 1 and the gap */
     CHECK_EQ(thr_player_param(&board.core, 0, THR_CTL_PAN, 24576, 10000), THR_STATUS_OK); /* x = 1.5: gap and 0 */
     board_run_ms(&board, 20);
     CHECK_NEAR(level_at(1, 5), (long long)floor(sqrt(0.5) * 32768.0 + 0.5), 16);

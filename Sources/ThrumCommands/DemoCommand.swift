@@ -8,7 +8,8 @@ import ThrumTimeline
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Load a bundled example, print its summary, play it on the embedded simulator and write its plot (--rig: on a rig of two).",
+        abstract:
+            "Load a bundled example, print its summary, play it on the embedded simulator and write its plot (--rig: on a rig of two).",
         discussion: """
             With no arguments, uses Examples/slice.ahap from the current directory (the repository root) \
             and writes slice.svg in the current directory. The pattern is compiled, sent over the wire \
@@ -65,7 +66,8 @@ struct DemoCommand: AsyncParsableCommand {
     /// `thrum demo --rig`: the sweep down the example sleeve, played and plotted lane by lane.
     func runRig() async throws {
         let (patternFile, rigFile) = ("Examples/rig/sweep.ahap", "Examples/rig/rig.json")
-        guard FileManager.default.fileExists(atPath: patternFile), FileManager.default.fileExists(atPath: rigFile) else {
+        guard FileManager.default.fileExists(atPath: patternFile), FileManager.default.fileExists(atPath: rigFile)
+        else {
             throw failure("\(patternFile) or \(rigFile) not found: run `thrum demo --rig` from the repository root")
         }
         let pattern = try loadPattern(at: URL(fileURLWithPath: patternFile))

@@ -53,7 +53,9 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--rate \(rate): must be between 1/256 and 16")
         }
         if rig != nil, !device.isEmpty { throw ValidationError("give --rig or --device, not both") }
-        if rate != 1, rig != nil || device.count > 1 { throw ValidationError("--rate plays on one board only, not a rig") }
+        if rate != 1, rig != nil || device.count > 1 {
+            throw ValidationError("--rate plays on one board only, not a rig")
+        }
         if let pan { _ = try parsePan(pan) }
     }
 
@@ -171,7 +173,8 @@ struct PlayCommand: AsyncParsableCommand {
                 }
                 let end = HapticRig.immediateLead + .milliseconds(Int64((pattern.duration * 1000).rounded()) + 100)
                 try await Task.sleep(until: started + end)
-                Console.current.line(String(format: "%@: done in %.3f s", file, (ContinuousClock.now - started).secondsDouble))
+                Console.current.line(
+                    String(format: "%@: done in %.3f s", file, (ContinuousClock.now - started).secondsDouble))
             }
         }
     }

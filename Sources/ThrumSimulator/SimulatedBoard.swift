@@ -317,7 +317,8 @@ public final class SimulatedBoard {
         }
         hal.pointee.trace_read = { ctx, channel, from, out, max in
             guard let from, let out else { return 0 }
-            let (start, samples) = board(ctx).traceMemory.read(channel: Int(channel), from: from.pointee, limit: Int(max))
+            let (start, samples) = board(ctx).traceMemory.read(
+                channel: Int(channel), from: from.pointee, limit: Int(max))
             from.pointee = start
             for (index, sample) in samples.enumerated() { out[index] = sample }
             return UInt16(samples.count)

@@ -22,7 +22,8 @@ import ThrumWire
 var rigSuite: Suite {
     Suite(
         name: "rig",
-        summary: "4 drifting simulated boards on ptys as one rig for --minutes N (default 10): start skew, drift, rejoin"
+        summary:
+            "4 drifting simulated boards on ptys as one rig for --minutes N (default 10): start skew, drift, rejoin"
     ) {
         try runBlocking { try await RigBench(minutes: BenchOptions.current.minutes ?? 10).run() }
     }
@@ -96,12 +97,15 @@ struct RigBench {
         }
         let late = startSkews.suffix(max(1, startSkews.count / 5))
         var metrics = [
-            Metric(name: "rig.start_skew_p99", value: percentile(startSkews, 0.99) * 1000, unit: "ms", goal: .atMost(0.5)),
+            Metric(
+                name: "rig.start_skew_p99", value: percentile(startSkews, 0.99) * 1000, unit: "ms", goal: .atMost(0.5)),
             Metric(name: "rig.start_skew_p50", value: percentile(startSkews, 0.5) * 1000, unit: "ms", goal: .none),
             Metric(
                 name: "rig.start_skew_p99_last_fifth", value: percentile(Array(late), 0.99) * 1000, unit: "ms",
                 goal: .atMost(0.5)),
-            Metric(name: "rig.start_skew_goal_p99", value: percentile(startSkews, 0.99) * 1000, unit: "ms", goal: .atMost(0.25)),
+            Metric(
+                name: "rig.start_skew_goal_p99", value: percentile(startSkews, 0.99) * 1000, unit: "ms",
+                goal: .atMost(0.25)),
             Metric(name: "rig.probes", value: Double(startSkews.count), unit: "starts", goal: .atLeast(1)),
         ]
         if let last = loopSkews.last {
@@ -135,7 +139,8 @@ struct RigBench {
         var starts: [Double] = []
         for (index, board) in boards.enumerated() {
             guard let engine = await rig.engine(board: index),
-                let start = try await board.rampStart(near: time, channel: channel, engine: engine, hostOrigin: hostOrigin)
+                let start = try await board.rampStart(
+                    near: time, channel: channel, engine: engine, hostOrigin: hostOrigin)
             else { return nil }
             starts.append(start)
         }

@@ -212,8 +212,14 @@ struct RigTests {
         #expect(rig.localities["sleeve"]?.description == "shoulder,elbow,wrist,hand")
         let cases: [(String, String)] = [
             (#"{ "boards": [ { "name": "a" } ] }"#, "boards[0]: give \"device\" or \"serial\""),
-            (#"{ "boards": [ { "name": "a", "device": "sim" }, { "name": "a", "device": "sim" } ] }"#, "two boards are named 'a'"),
-            (#"{ "boards": [ { "name": "a", "device": "sim", "channels": ["x"] }, { "name": "b", "device": "sim", "channels": ["x"] } ] }"#, "channel name 'x' is on boards 'a' and 'b'"),
+            (
+                #"{ "boards": [ { "name": "a", "device": "sim" }, { "name": "a", "device": "sim" } ] }"#,
+                "two boards are named 'a'"
+            ),
+            (
+                #"{ "boards": [ { "name": "a", "device": "sim", "channels": ["x"] }, { "name": "b", "device": "sim", "channels": ["x"] } ] }"#,
+                "channel name 'x' is on boards 'a' and 'b'"
+            ),
             (#"{ "boards": [ ] }"#, "at least one board"),
             (#"{ "boards": "no" }"#, "boards"),
         ]
@@ -243,7 +249,8 @@ struct RigTests {
         let rig = ChannelPan.gains(position: position, count: 4)
         #expect(abs(a[1] - rig[1]) < 1e-9 && abs(b[1] - rig[2]) < 1e-9 && a[0] == 0 && b[2] == 0)
         // A curve from 0 to 1 gets a point where it enters and leaves each board's span.
-        let curve = parts[1].curve(for: [HapticPanPoint(time: 0, position: 0), HapticPanPoint(time: 3, position: 1)], count: 4)
+        let curve = parts[1].curve(
+            for: [HapticPanPoint(time: 0, position: 0), HapticPanPoint(time: 3, position: 1)], count: 4)
         #expect(curve.map(\.time) == [0, 1, 3])
         #expect(curve.map(\.position) == [0, 0, 1])
         #expect(throws: HapticEngineError.self) { try map.parts(of: "0") }

@@ -54,7 +54,7 @@ enum {
 /* PLAYER_CHANNELS: a gap in the order, a place on the pan line with no channel of this board (a
  * rig puts one where another board's channel is, SEMANTICS.md §12.1). */
 #define THR_CHANNEL_GAP 0xFFu
-#define THR_CTL_NONE  0xFFu
+#define THR_CTL_NONE    0xFFu
 /* Slot of a timeline control code (0..11), or THR_CTL_NONE. */
 uint8_t thr_ctl_slot_of_timeline_code(uint8_t code);
 

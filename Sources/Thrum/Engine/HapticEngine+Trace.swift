@@ -26,7 +26,8 @@ extension HapticEngine {
                 trace.tick = Int(data.tick)
             }
             for index in stride(from: 0, to: data.samples.count - 1, by: 2) {
-                trace.samples.append(Int16(bitPattern: UInt16(data.samples[index]) | UInt16(data.samples[index + 1]) << 8))
+                trace.samples.append(
+                    Int16(bitPattern: UInt16(data.samples[index]) | UInt16(data.samples[index + 1]) << 8))
             }
         }
         return trace

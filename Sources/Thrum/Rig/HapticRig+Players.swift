@@ -87,7 +87,8 @@ extension HapticRig {
         for part in parts where members[part.board].isPresent {
             guard let engine = members[part.board].engine else { continue }
             if let player = state.boardPlayers[part.board] {
-                try await player.setLocality(part.locality, atTime: time == 0 ? 0 : try await boardSeconds(engine, at: at))
+                try await player.setLocality(
+                    part.locality, atTime: time == 0 ? 0 : try await boardSeconds(engine, at: at))
             } else {
                 let player = try await makePart(part, pattern: state.pattern, on: part.board)
                 state.boardPlayers[part.board] = player
@@ -146,8 +147,7 @@ extension HapticRig {
         let back = clock.now
         let at = back + Self.immediateLead
         guard let engine = members[index].engine else { return false }
-        if let drift = members[index].lastDrift, let trim = members[index].discipline.seed(drift: drift)
-        {
+        if let drift = members[index].lastDrift, let trim = members[index].discipline.seed(drift: drift) {
             try? await engine.setClockTrim(partsPerBillion: trim)
         }
         for id in players.keys.sorted() {
@@ -157,7 +157,10 @@ extension HapticRig {
                 players[id]?.boardPlayers[index] = player
                 try await resume(player, of: state, on: engine, part: part, count: state.count, at: at)
             } catch {
-                emit.yield(.engine(board: members[index].board.name, .log(level: .warning, text: "rejoin: player \(id): \(error)")))
+                emit.yield(
+                    .engine(
+                        board: members[index].board.name, .log(level: .warning, text: "rejoin: player \(id): \(error)"))
+                )
             }
         }
         let seconds = { (instant: MonotonicInstant) in Double(instant.nanoseconds) / 1e9 }

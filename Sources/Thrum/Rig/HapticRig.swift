@@ -70,7 +70,9 @@ public actor HapticRig {
     }
 
     /// An engine for `board`: its device, or the USB serial port with its serial number.
-    static func engine(for board: RigConfiguration.Board, clock: any EngineClock, logger: Logger?) throws
+    static func engine(
+        for board: RigConfiguration.Board, clock: any EngineClock, logger: Logger?
+    ) throws
         -> HapticEngine
     {
         let device: DeviceAddress
@@ -135,7 +137,8 @@ public actor HapticRig {
         }
         guard failures.isEmpty else {
             await stop()
-            throw HapticEngineError.invalidRig("\(failures.count) of \(members.count) boards did not start: \(failures.joined(separator: "; "))")
+            throw HapticEngineError.invalidRig(
+                "\(failures.count) of \(members.count) boards did not start: \(failures.joined(separator: "; "))")
         }
         rebuildMap()
         if background.isEmpty { background.append(Task { [weak self] in await self?.discipline() }) }
@@ -223,7 +226,9 @@ public actor HapticRig {
         return RigPlayer(rig: self, id: id)
     }
 
-    func makePart(_ part: RigChannelMap.Part, pattern: HapticPattern, on board: Int) async throws
+    func makePart(
+        _ part: RigChannelMap.Part, pattern: HapticPattern, on board: Int
+    ) async throws
         -> HapticAdvancedPatternPlayer
     {
         guard let engine = members[board].engine else {
@@ -283,7 +288,8 @@ public actor HapticRig {
                 let board = await engine.boardMicroseconds(atHost: now), let estimate = await engine.clockEstimate
             else { continue }
             members[index].lastDrift = estimate.drift
-            guard let trim = members[index].discipline.update(host: now.microseconds, board: board, drift: estimate.drift)
+            guard
+                let trim = members[index].discipline.update(host: now.microseconds, board: board, drift: estimate.drift)
             else { continue }
             try? await engine.setClockTrim(partsPerBillion: trim)  // a board that left is the watcher's
         }

@@ -97,14 +97,17 @@ struct RigChannelMap: Sendable, Equatable {
         return "\(board.name).\(board.channelNames[channel.index] ?? String(channel.index))"
     }
 
-    private func find(_ channel: HapticLocality.Channel, in locality: HapticLocality) throws(HapticEngineError)
+    private func find(
+        _ channel: HapticLocality.Channel, in locality: HapticLocality
+    ) throws(HapticEngineError)
         -> Channel
     {
         let candidates: [Int]
         if let name = channel.board {
             guard let board = boards.firstIndex(where: { $0.name == name }) else {
                 throw HapticEngineError.invalidLocality(
-                    "'\(locality)': the rig has no board '\(name)' (its boards: \(boards.map(\.name).joined(separator: ", ")))")
+                    "'\(locality)': the rig has no board '\(name)' (its boards: \(boards.map(\.name).joined(separator: ", ")))"
+                )
             }
             candidates = [board]
         } else {
@@ -121,7 +124,8 @@ struct RigChannelMap: Sendable, Equatable {
             let board = candidates[0]
             guard boards[board].channelNames.indices.contains(index) else {
                 throw HapticEngineError.invalidLocality(
-                    "'\(locality)': board '\(boards[board].name)' has \(boards[board].channelNames.count) channels, no channel \(index)")
+                    "'\(locality)': board '\(boards[board].name)' has \(boards[board].channelNames.count) channels, no channel \(index)"
+                )
             }
             return Channel(board: board, index: index)
         case .name(let name):
@@ -134,7 +138,8 @@ struct RigChannelMap: Sendable, Equatable {
                 throw HapticEngineError.invalidLocality(
                     found.isEmpty
                         ? "'\(locality)': no channel named '\(name)' (the rig's channels: \(known))"
-                        : "'\(locality)': '\(name)' is on boards \(found.map { boards[$0.board].name }.joined(separator: " and ")); say which: board.\(name)")
+                        : "'\(locality)': '\(name)' is on boards \(found.map { boards[$0.board].name }.joined(separator: " and ")); say which: board.\(name)"
+                )
             }
             return found[0]
         }

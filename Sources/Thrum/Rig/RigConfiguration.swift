@@ -134,7 +134,8 @@ public struct RigConfiguration: Sendable, Equatable {
             for name in board.channelNames ?? [] {
                 guard !name.isEmpty, !name.contains("."), !name.contains(","), Int(name) == nil else {
                     throw HapticEngineError.invalidRig(
-                        "board '\(board.name)': channel name '\(name)' must be non-empty, not a number, without '.' or ','")
+                        "board '\(board.name)': channel name '\(name)' must be non-empty, not a number, without '.' or ','"
+                    )
                 }
                 if let other = channels.updateValue(board.name, forKey: name) {
                     throw HapticEngineError.invalidRig(
@@ -156,7 +157,8 @@ public struct RigConfiguration: Sendable, Equatable {
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
             return "\(path(context.codingPath)): \(context.debugDescription)"
         case .dataCorrupted(let context)?:
-            return "\(path(context.codingPath)) \(context.debugDescription) \(context.underlyingError.map { "\($0)" } ?? "")"
+            return
+                "\(path(context.codingPath)) \(context.debugDescription) \(context.underlyingError.map { "\($0)" } ?? "")"
         default:
             return "\(error)"
         }

@@ -50,7 +50,9 @@ public struct BoardChannels: Sendable, Equatable {
         return indices
     }
 
-    func index(of selector: HapticLocality.Channel.Selector, in locality: HapticLocality) throws(HapticEngineError)
+    func index(
+        of selector: HapticLocality.Channel.Selector, in locality: HapticLocality
+    ) throws(HapticEngineError)
         -> Int
     {
         switch selector {

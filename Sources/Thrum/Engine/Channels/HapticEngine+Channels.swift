@@ -156,7 +156,9 @@ extension HapticEngine {
     private func panIsPossible(for id: Int) throws -> Bool {
         guard let channels = session.channels else { throw HapticEngineError.engineNotRunning("call start() first") }
         guard channels.canTarget else {
-            log.warning("pan skipped: the board cannot play a player on some channels only (message set 1.1)", about: .player(id))
+            log.warning(
+                "pan skipped: the board cannot play a player on some channels only (message set 1.1)",
+                about: .player(id))
             return false
         }
         return true

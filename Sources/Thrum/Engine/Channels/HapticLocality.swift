@@ -43,7 +43,8 @@ public struct HapticLocality: Hashable, Sendable, CustomStringConvertible, Expre
                 channel = trimmed[trimmed.index(after: dot)...]
             }
             guard !channel.isEmpty, board?.isEmpty != true else {
-                throw HapticEngineError.invalidLocality("'\(text)' names no channel (write a name, an index, or board.channel)")
+                throw HapticEngineError.invalidLocality(
+                    "'\(text)' names no channel (write a name, an index, or board.channel)")
             }
             self.board = board
             self.selector = channel == "_" ? .gap : Int(channel).map { .index($0) } ?? .name(String(channel))
