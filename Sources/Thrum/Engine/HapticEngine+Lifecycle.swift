@@ -35,7 +35,8 @@ extension HapticEngine {
         let capabilities = try await link.connect()
         session.capabilities = capabilities
         players.resize(to: capabilities.players)
-        session.channels = try await readChannels(from: link, capabilities)
+        session.channels = BoardChannels(
+            unnamed: capabilities.channels.count, canTarget: BoardChannels.supportsTargeting(capabilities.version))
         try await link.command { .engineStart(tag: $0) }
         session.isRunning = true
         session.lostTo = nil

@@ -69,7 +69,7 @@ extension HapticEngine {
 
     func startPlayer(_ id: Int, timeline: CompiledTimeline, at time: Double, position: UInt32 = 0) async throws {
         let at = try BoardSession.boardTime(time)
-        players[settingsOf: id].channels = try channelsForStart(of: id)
+        players[settingsOf: id].channels = try await channelsForStart(of: id)
         warnIfAudioSkipped(timeline, player: id)
         if streamer.mustStream(timeline) { return try await startStreamed(id, timeline: timeline, at: at) }
         let waveforms = audioResources.waveformObjects(for: timeline, rate: capabilities?.audioSampleRate ?? 0)

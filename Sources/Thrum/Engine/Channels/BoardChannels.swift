@@ -10,9 +10,21 @@ public struct BoardChannels: Sendable, Equatable {
     /// on every channel, whatever its locality.
     public var canTarget: Bool
 
+    /// Whether `names` holds what the board said (CHANNEL_READ), not yet only nils.
+    var namesRead: Bool
+
     public init(names: [String?], canTarget: Bool) {
         self.names = names
         self.canTarget = canTarget
+        namesRead = true
+    }
+
+    /// A board's channels before their names are asked for: they are read when a locality first
+    /// names a channel (or ``HapticEngine/channels`` is read), so a start costs no round trip more.
+    init(unnamed count: Int, canTarget: Bool) {
+        names = Array(repeating: nil, count: count)
+        self.canTarget = canTarget
+        namesRead = !canTarget  // a board before 1.2 has no names to read
     }
 
     /// A board of message set 1.2 or later takes channel sets and names its channels.

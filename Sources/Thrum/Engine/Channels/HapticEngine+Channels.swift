@@ -5,15 +5,32 @@ import ThrumWire
 /// starting several players at one instant.
 extension HapticEngine {
     /// The board's channels (names, and whether it can play a player on some of them only); nil
-    /// until the engine has started once.
-    public var channels: BoardChannels? { session.channels }
+    /// until the engine has started once. Reading it asks the board for the names the first time.
+    public var channels: BoardChannels? {
+        get async { (try? await namedChannels()) ?? session.channels }
+    }
+
+    /// The channels with their names, read from the board (CHANNEL_READ) the first time.
+    func namedChannels() async throws -> BoardChannels? {
+        guard let channels = session.channels, !channels.namesRead else { return session.channels }
+        let link = try session.runningLink()
+        let named = try await readChannelNames(from: link, count: channels.count)
+        session.channels = named
+        return named
+    }
 
     /// Players made without a locality play on `locality` from their next start (Game
     /// Controller's `createEngine(withLocality:)` for an engine already made). Checked against the
-    /// board's channels when the engine has started, else at each start.
+    /// board's channels when the engine has started and knows what it names, else at each start.
     public func setLocality(_ locality: HapticLocality) throws {
-        if let channels = session.channels { _ = try channels.resolve(locality) }
+        try check(locality)
         self.locality = locality
+    }
+
+    /// Throws now for a locality that cannot resolve, when that can be known without asking the board.
+    private func check(_ locality: HapticLocality) throws {
+        guard let channels = session.channels, channels.namesRead || !locality.namesChannels else { return }
+        _ = try channels.resolve(locality)
     }
 
     /// A player for `pattern` that plays on `locality`.
@@ -36,17 +53,12 @@ extension HapticEngine {
     func locality(of id: Int) -> HapticLocality { players.localities[id] ?? locality }
 
     private func place(_ id: Int, at locality: HapticLocality) throws {
-        if let channels = session.channels { _ = try channels.resolve(locality) }
+        try check(locality)
         players.localities[id] = locality
     }
 
-    /// Reads the names of the board's channels (CHANNEL_READ, message set 1.2); an earlier board
-    /// names none and plays every player everywhere.
-    func readChannels(from link: BoardLink, _ capabilities: BoardCapabilities) async throws -> BoardChannels {
-        let count = capabilities.channels.count
-        guard BoardChannels.supportsTargeting(capabilities.version) else {
-            return BoardChannels(names: Array(repeating: nil, count: count), canTarget: false)
-        }
+    /// Reads the names of the board's channels (CHANNEL_READ, message set 1.2), all in one round trip.
+    private func readChannelNames(from link: BoardLink, count: Int) async throws -> BoardChannels {
         let replies = try await link.requestAll(
             (0..<count).map { channel in { .channelRead(tag: $0, channel: UInt8(channel)) } })
         let names = replies.map { reply -> String? in
@@ -60,9 +72,11 @@ extension HapticEngine {
 
     /// The board channels for player `id`'s next start, nil for every channel. A board that cannot
     /// target channels plays it everywhere; the engine says so once per player.
-    func channelsForStart(of id: Int) throws -> [UInt8]? {
+    func channelsForStart(of id: Int) async throws -> [UInt8]? {
         let locality = locality(of: id)
-        guard !locality.isAll, let channels = session.channels else { return nil }
+        guard !locality.isAll,
+            let channels = locality.namesChannels ? try await namedChannels() : session.channels
+        else { return nil }
         guard let indices = try channels.resolve(locality) else { return nil }
         guard channels.canTarget else {
             if players.warnedUntargeted.insert(id).inserted {
@@ -81,7 +95,7 @@ extension HapticEngine {
     func move(_ id: Int, to locality: HapticLocality, at time: Double) async throws {
         let at = try BoardSession.boardTime(time)
         players.localities[id] = locality
-        let channels = try channelsForStart(of: id)
+        let channels = try await channelsForStart(of: id)
         players[settingsOf: id].channels = channels
         let boardPlayers = players.boardPlayers(of: id)
         guard session.channels?.canTarget == true, !boardPlayers.isEmpty else { return }
@@ -108,7 +122,7 @@ extension HapticEngine {
         var prepared: [PlayerControls.PreparedStart] = []
         var streamed: [HapticPatternPlayer] = []
         for player in group {
-            players[settingsOf: player.id].channels = try channelsForStart(of: player.id)
+            players[settingsOf: player.id].channels = try await channelsForStart(of: player.id)
             warnIfAudioSkipped(player.timeline, player: player.id)
             if streamer.mustStream(player.timeline) {
                 streamed.append(player)

@@ -107,6 +107,11 @@ public struct HapticLocality: Hashable, Sendable, CustomStringConvertible, Expre
 
     public var isAll: Bool { channels == nil }
 
+    /// Whether a channel is given by its name (resolving it needs the board's names).
+    var namesChannels: Bool {
+        channels?.contains { if case .name = $0.selector { true } else { false } } ?? false
+    }
+
     public var description: String {
         channels.map { $0.map(\.description).joined(separator: ",") } ?? "all"
     }
