@@ -25,18 +25,25 @@ int32_t thr_sq8_to_q15(uint8_t raw)
     return raw < 0x80u ? v : -v;
 }
 
-uint32_t thr_sqrt_q15(uint32_t f)
+uint32_t thr_isqrt(uint32_t x)
 {
-    /* digit by digit, two bits of f x 2^15 (<= 2^30) a step: no division, no 64-bit product */
-    uint32_t rest = f << 15, root = 0, bit = 1u << 30;
+    /* digit by digit, two bits a step: no division */
+    uint32_t root = 0, bit = 1u << 30;
+    while (bit > x) bit >>= 2;
     while (bit) {
-        if (rest >= root + bit) {
-            rest -= root + bit;
+        if (x >= root + bit) {
+            x -= root + bit;
             root = (root >> 1) + bit;
         } else {
             root >>= 1;
         }
         bit >>= 2;
     }
-    return rest > root ? root + 1u : root; /* rest = N - root^2 > root: sqrt(N) > root + 1/2 */
+    return root;
+}
+
+uint32_t thr_sqrt_q15(uint32_t f)
+{
+    uint32_t n = f << 15, root = thr_isqrt(n);        /* f <= 32768: n <= 2^30, root <= 32768 */
+    return n - root * root > root ? root + 1u : root; /* n - root^2 > root: sqrt(n) > root + 1/2 */
 }

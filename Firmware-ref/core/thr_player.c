@@ -448,8 +448,8 @@ void thr_players_tick(thr_core *core, uint32_t t)
 
 /* This tick's length in trimmed board us (CLOCK_TRIM, SEMANTICS.md §1.6): tick_us, plus the whole
  * us that trim_ppb / (1000 tick_hz) us a tick has added up to. Exact over any run: what is not yet
- * a whole us stays in trim_acc. The loops run once a tick at most, unless tick_hz is below 1 kHz
- * (|trim_ppb| <= 10^6 us / 10^9: at most 1000 tick_hz a second, whatever the tick rate). */
+ * a whole us stays in trim_acc. At 1 kHz and above a loop turns once a tick at most (|trim_ppb| <=
+ * 10^6 <= 1000 tick_hz); a slower tick takes at most 10^6 / (1000 tick_hz) + 1 turns. */
 static uint32_t trimmed_tick_us(thr_core *core)
 {
     int32_t unit = (int32_t)(1000u * core->config->tick_hz), acc = core->trim_acc + core->trim_ppb;

@@ -4,29 +4,13 @@
 #include "drv2605l.h"
 
 #include "drv2605l_regs.h"
+#include "thr_core.h" /* thr_isqrt */
 
 #define RESET_READS 10u /* MODE reads waiting for DEV_RESET to clear */
 
 static int due(uint32_t at, uint32_t now)
 {
     return (int32_t)(now - at) >= 0;
-}
-
-/* Integer square root (floor) of a 32-bit number. */
-static uint32_t isqrt(uint32_t x)
-{
-    uint32_t root = 0, bit = 1u << 30;
-    while (bit > x) bit >>= 2;
-    while (bit) {
-        if (x >= root + bit) {
-            x -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    return root;
 }
 
 static uint32_t at_most(uint32_t value, uint32_t max)
@@ -81,7 +65,7 @@ static uint8_t rated_voltage(const drv2605l_config *c)
 {
     uint32_t root;
     if (c->kind == THR_ACTUATOR_KIND_ERM) return byte_of(((uint32_t)c->rated_mv * 100u + 1059u) / 2118u, 255u);
-    root = c->resonant_dhz >= 6666u ? 0u : isqrt(1000000u - 150u * c->resonant_dhz); /* sqrt x 1000 */
+    root = c->resonant_dhz >= 6666u ? 0u : thr_isqrt(1000000u - 150u * c->resonant_dhz); /* sqrt x 1000 */
     return byte_of(((uint32_t)c->rated_mv * root * 100u + 1029000u) / 2058000u, 255u);
 }
 
@@ -95,7 +79,7 @@ static uint8_t od_clamp(const drv2605l_config *c)
     uint32_t mv100 = (uint32_t)c->max_mv * 100u, root;
     if (!c->open_loop) return byte_of((mv100 + 1098u) / 2196u, 255u);
     if (c->kind == THR_ACTUATOR_KIND_ERM) return byte_of((mv100 + 1066u) / 2132u, 255u);
-    root = c->resonant_dhz >= 12500u ? 0u : isqrt(1000000u - 80u * c->resonant_dhz);
+    root = c->resonant_dhz >= 12500u ? 0u : thr_isqrt(1000000u - 80u * c->resonant_dhz);
     return root ? byte_of((mv100 * 1000u / root + 1066u) / 2132u, 255u) : 255u;
 }
 

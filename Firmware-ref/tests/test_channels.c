@@ -30,25 +30,27 @@ static void setup_channels(uint8_t channels)
     test_host_attach(&host, &board);
 }
 
-/* Intensity (Q15) traced on `channel` at board time `ms`, or -1. */
-static int level_at(uint8_t channel, uint32_t ms)
+/* What was traced on `channel` at board time `ms`, or 0. */
+static const thr_trace_sample *traced(uint8_t channel, uint32_t ms)
 {
     uint32_t i;
     for (i = 0; i < board.trace_count; i++) {
-        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u)
-            return board.trace[i].intensity_q15;
+        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u) return &board.trace[i];
     }
-    return -1;
+    return 0;
+}
+
+/* Intensity and sharpness (Q15) traced on `channel` at `ms`, or -1. */
+static int level_at(uint8_t channel, uint32_t ms)
+{
+    const thr_trace_sample *s = traced(channel, ms);
+    return s ? s->intensity_q15 : -1;
 }
 
 static int sharpness_at(uint8_t channel, uint32_t ms)
 {
-    uint32_t i;
-    for (i = 0; i < board.trace_count; i++) {
-        if (board.trace[i].channel == channel && board.trace[i].time_us == ms * 1000u)
-            return board.trace[i].sharpness_q15;
-    }
-    return -1;
+    const thr_trace_sample *s = traced(channel, ms);
+    return s ? s->sharpness_q15 : -1;
 }
 
 /* A continuous event from 0 for `ms` milliseconds at full intensity, sharpness 0.5. */
@@ -321,7 +323,8 @@ static void pan_order(void)
 }
 #endif
 
-/* The integer square root behind the gains: within half a unit of sqrt(f x 32768) everywhere. */
+/* The square roots behind the gains (within half a unit of sqrt(f x 32768) everywhere) and the
+ * DRV2605L driver's ratings. */
 static void square_root(void)
 {
     uint32_t f;
@@ -331,6 +334,9 @@ static void square_root(void)
     }
     CHECK_EQ(thr_sqrt_q15(0), 0);
     CHECK_EQ(thr_sqrt_q15(32768), 32768);
+    CHECK_EQ(thr_isqrt(0xFFFFFFFFu), 65535); /* the floor, for any 32-bit number */
+    CHECK_EQ(thr_isqrt(65536u * 65535u), 65535);
+    CHECK_EQ(thr_isqrt(1000000u - 150u * 1700u), 863);
 }
 
 /* ---------- the clock trim (SEMANTICS.md §1.6) ---------- */

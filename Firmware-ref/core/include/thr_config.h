@@ -67,9 +67,10 @@
  * channel set (PLAYER_CHANNELS) and a run-time pan control share its events' power between two
  * neighbouring channels. 0 (the default): a player renders on its set at full level, PLAYER_PARAM
  * and PLAYER_CURVE for the pan answer NOT_SUPPORTED and RT_PARAM for it is dropped (realtime
- * messages are never answered); about 400 bytes and 12 bytes of RAM a player less: the Cortex-M0+
- * size build does not fit 16 KB with it. The clang test build, the fuzzers, the simulator and the
- * STM32F4 port turn it on. */
+ * messages are never answered); about 600 bytes of code and 12 + 2 x THR_MAX_CHANNELS + 2 bytes
+ * of RAM a player less: the Cortex-M0+ size build does not fit 16 KB with it. PLAYER_CHANNELS,
+ * CLOCK_TRIM and CHANNEL_READ are there either way. The clang test build, the fuzzers, the
+ * simulator and the STM32F4 port turn it on. */
 #define THR_CHANNEL_PAN 0
 #endif
 #ifndef THR_TRACE_READ

@@ -434,7 +434,9 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
 thr_tl_result thr_wf_validate(const uint8_t *bytes, uint32_t size);
 #endif
 
-/* ---- envelope maths (exposed for tests) ---- */
+/* ---- fixed-point maths (exposed for tests; thr_isqrt for channel drivers too) ---- */
+/* floor(sqrt(x)) for any 32-bit x, without division. */
+uint32_t thr_isqrt(uint32_t x);
 /* Segment length in us for a Q15 value 0..32768 (SEMANTICS.md §4.1 table). */
 uint32_t thr_envelope_us(int32_t value_q15);
 /* UQ8 -> Q15, exact at both ends. */
