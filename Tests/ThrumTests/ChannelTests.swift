@@ -9,7 +9,7 @@ import ThrumTransport
 @testable import Thrum
 
 /// Channel targeting, read back through TRACE_READ: what each channel of a simulated board
-/// rendered equals the reference renderer's output times that channel's share (SEMANTICS.md §8).
+/// rendered equals the reference renderer's output times that channel's share (SEMANTICS.md §12).
 @Suite("Channels and localities")
 struct ChannelTests {
     static let names = ["left", "middle", "right"]

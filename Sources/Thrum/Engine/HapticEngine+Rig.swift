@@ -16,7 +16,7 @@ extension HapticEngine {
     /// Whether the board takes CLOCK_TRIM and channel sets (message set 1.2).
     package var speaksChannels: Bool { session.channels?.canTarget ?? false }
 
-    /// Players advance at (1 + ppb/10⁹) pattern µs per board µs (CLOCK_TRIM, SEMANTICS.md §7.5).
+    /// Players advance at (1 + ppb/10⁹) pattern µs per board µs (CLOCK_TRIM, SEMANTICS.md §1.6).
     package func setClockTrim(partsPerBillion ppb: Int32) async throws {
         try await session.runningLink().command { .clockTrim(tag: $0, ratePpb: ppb) }
     }

@@ -1,4 +1,4 @@
-/// Keeps one board's patterns on the host's time over a long run (SEMANTICS.md §7.5).
+/// Keeps one board's patterns on the host's time over a long run (SEMANTICS.md §1.6).
 ///
 /// A board renders at its own crystal's rate: 100 ppm fast is 60 ms ahead after ten minutes of a
 /// looping pattern. Clock synchronisation maps the board's clock to the host's at any instant, but

@@ -12,7 +12,7 @@ struct PatternPlot {
     /// One lane per channel of a locality: each channel's share of the intensity.
     var channels: ChannelLanes?
 
-    /// The channels a pattern plays on and the pan that shares it out (SEMANTICS.md §8).
+    /// The channels a pattern plays on and the pan that shares it out (SEMANTICS.md §12).
     struct ChannelLanes {
         var names: [String]
         /// Pan positions over time (seconds, 0…1); empty: no pan, every channel in full.

@@ -1,4 +1,4 @@
-/// How a player's pattern shares out over the channels of its locality (Protocol/SEMANTICS.md §8):
+/// How a player's pattern shares out over the channels of its locality (Protocol/SEMANTICS.md §12):
 /// the reference for the board's per-channel gains.
 public enum ChannelPan {
     /// The gain of each of `count` channels, in the locality's order. `position` nil (no pan since

@@ -1364,7 +1364,7 @@ extension WireMessage {
 
 extension WireMessage {
     /// PLAYER_CHANNELS (0x2B), host to board, reliable.
-    /// Message set 1.2: the channels a player renders on, from at_time (0 = now), in pan order (SEMANTICS.md section 12). An empty list means every channel. PLAYER_START and SLOT_PLAY reset a player to every channel; a host that wants fewer sends this after them.
+    /// Message set 1.2: the channels a player renders on, from at_time (0 = now), in pan order (SEMANTICS.md section 12). An empty list means every channel. PLAYER_START and SLOT_PLAY reset a player to every channel; a host that wants fewer sends this after them. Channel 255 is a gap: a place on the pan line with no channel of this board (SEMANTICS.md section 12.1).
     public struct PlayerChannels: Hashable, Sendable, Codable {
         public var tag: UInt16
         public var player: UInt8
@@ -2349,7 +2349,7 @@ extension WireMessage {
 
 extension WireMessage {
     /// TRACE_DATA (0x84), board to host, reliable.
-    /// Rendered output samples, signed drive level Q1.14, one per tick starting at from_time.
+    /// Rendered output samples: the channel's intensity after mixing (SEMANTICS.md section 2), Q1.14, one per tick starting at from_time. A board without a trace buffer answers not_supported.
     public struct TraceData: Hashable, Sendable, Codable {
         public var tag: UInt16
         public var status: WireStatus
@@ -2358,7 +2358,7 @@ extension WireMessage {
         public var fromTime: UInt32
         /// [us]
         public var tick: UInt16
-        /// i16 little-endian each
+        /// i16 little-endian each, 0..16384
         public var samples: [UInt8]
 
         public init(tag: UInt16, status: WireStatus, channel: UInt8, fromTime: UInt32, tick: UInt16, samples: [UInt8]) {

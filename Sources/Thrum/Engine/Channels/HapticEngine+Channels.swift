@@ -147,7 +147,7 @@ extension HapticEngine {
     static let parallelStartLead: UInt32 = 20_000
 }
 
-/// Panning: one pattern moved along its locality's channels (SEMANTICS.md §8).
+/// Panning: one pattern moved along its locality's channels (SEMANTICS.md §12).
 extension HapticEngine {
     func pan(_ id: Int, to position: Double, at time: Double, realtime: Bool) async throws {
         guard try panIsPossible(for: id) else { return }

@@ -1,6 +1,6 @@
 /// Where a pattern plays: some of a board's actuator channels, or some of a rig's, in order, in the
 /// manner of Game Controller's `GCHapticsLocality`. The order is the one panning moves along
-/// (``HapticPatternPlayer/setPan(_:atTime:)``, SEMANTICS.md §8). ``all`` (every channel, the
+/// (``HapticPatternPlayer/setPan(_:atTime:)``, SEMANTICS.md §12). ``all`` (every channel, the
 /// default) is what a player without a locality plays on.
 ///
 /// A channel is named by the name its board gives it (`left`, `thumb`), by its index (`0`), and in

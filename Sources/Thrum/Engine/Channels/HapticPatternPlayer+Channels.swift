@@ -12,7 +12,7 @@ extension HapticPatternPlayer {
     }
 
     /// Moves the pattern along its locality's channels from engine time `time`: 0 is the first
-    /// channel, 1 the last, in between two neighbours share it at equal power (SEMANTICS.md §8).
+    /// channel, 1 the last, in between two neighbours share it at equal power (SEMANTICS.md §12).
     /// Until the first pan after a start, every channel of the locality plays it in full.
     public func setPan(_ position: Double, atTime time: Double) async throws {
         try await engine.pan(id, to: position, at: time, realtime: false)
