@@ -13,6 +13,11 @@ extension HapticEngine {
         get async { await session.link?.clockEstimate }
     }
 
+    /// The clock estimator of the link the next start opens.
+    package func setClockEstimator(_ configuration: ClockSyncEstimator.Configuration) {
+        session.estimator = configuration
+    }
+
     /// Whether the board takes CLOCK_TRIM and channel sets (message set 1.2).
     package var speaksChannels: Bool { session.channels?.canTarget ?? false }
 

@@ -37,7 +37,7 @@ public actor HapticRig {
     let emit = EventBroadcast<RigEvent>()
     /// How often a board that left is tried again.
     public var rejoinInterval: Duration = .milliseconds(250)
-    /// How often each board's pattern rate is corrected (``ClockDiscipline``).
+    /// How often each board's pattern rate is corrected (CLOCK_TRIM).
     public var disciplinePeriod: Duration = .seconds(1)
 
     public func setRejoinInterval(_ interval: Duration) { rejoinInterval = interval }
@@ -160,6 +160,7 @@ public actor HapticRig {
     /// Makes and starts member `index`'s engine, and watches it for the board leaving.
     func join(_ index: Int) async throws {
         let engine = try makeEngine(members[index].board, clock)
+        await engine.setClockEstimator(Self.estimator)
         do {
             try await engine.start()
             try await waitForClock(engine)
@@ -184,16 +185,32 @@ public actor HapticRig {
         }
     }
 
-    /// Waits (on the rig's clock) until the board's clock estimate exists: at most 2 s.
+    /// A rig's boards are compared with each other for as long as it runs: each clock estimate
+    /// fits two minutes of pings (at 10 a second) instead of six seconds, which steadies its drift
+    /// and lets the fastest, most symmetric exchanges decide its offset.
+    static var estimator: ClockSyncEstimator.Configuration {
+        var configuration = ClockSyncEstimator.Configuration()
+        configuration.history = 1200
+        return configuration
+    }
+
+    /// Waits (on the rig's clock) until the board's clock estimate has ``clockWarmUp`` of pings
+    /// behind it: enough for its drift and for a fast, symmetric exchange to have set its offset.
+    /// Fails when the board answers no ping within 2 s.
     private func waitForClock(_ engine: HapticEngine) async throws {
-        let deadline = clock.now + .seconds(2)
+        let started = clock.now
+        let deadline = started + .seconds(2)
         while await engine.clockEstimate == nil {
             guard clock.now < deadline else {
                 throw HapticEngineError.link("no clock synchronisation with \(engine.device) within 2 s")
             }
             try await clock.sleep(until: clock.now + .milliseconds(10))
         }
+        try await clock.sleep(until: started + Self.clockWarmUp)
     }
+
+    /// How long a board's clock is synchronised before the rig plays on it (at start and rejoin).
+    public static let clockWarmUp: Duration = .milliseconds(1500)
 
     /// The channel map from the rig file's names, else the boards' own.
     func rebuildMap() {

@@ -26,6 +26,8 @@ final class BoardSession {
     /// the engine has started once.
     var channels: BoardChannels?
     var isRunning = false
+    /// The clock estimator of the links this session opens (a rig's boards keep a longer history).
+    var estimator = ClockSyncEstimator.Configuration()
     /// Why the engine stopped, when the board went away: later calls say so until the next start.
     var lostTo: HapticEngineError?
 
@@ -56,6 +58,7 @@ final class BoardSession {
             ?? DeviceConnection.open(
                 device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, clock: clock)
         var configuration = LinkConfiguration(role: .host)
+        configuration.estimator = estimator
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
         if !clock.isManual { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
