@@ -134,8 +134,10 @@ struct RigTests {
             await rig.stop()
             return (first, last, trims)
         }
-        #expect(first.max()! - first.min()! < 0.00025, "start skew \(first)")
-        #expect(last.max()! - last.min()! < 0.00025, "skew after 40 loops \(last)")
+        // The target, 0.5 ms: on a manual clock that moves 1 ms a step, the clock exchanges'
+        // timestamps fall on those steps, which bounds what the estimates can do.
+        #expect(first.max()! - first.min()! < 0.0005, "start skew \(first)")
+        #expect(last.max()! - last.min()! < 0.0005, "skew after 40 loops \(last)")
         // Each board was trimmed against its crystal: about -ppm × 1000 ppb, give or take what the
         // discipline pays back of the clock estimate's error.
         for (trim, ppm) in zip(trims, [-100.0, 40, 100]) {
@@ -194,7 +196,7 @@ struct RigTests {
         #expect(rejoined.inStep - rejoined.answered < 0.2)
         let after = outcome.4.compactMap { $0 }
         #expect(after.count == 2, "both boards render the loop after the rejoin")
-        if after.count == 2 { #expect(abs(after[0] - after[1]) < 0.00025, "in step after the rejoin: \(after)") }
+        if after.count == 2 { #expect(abs(after[0] - after[1]) < 0.0005, "in step after the rejoin: \(after)") }
     }
 
     @Test("a rig file names boards and channels; its errors name the file and the entry")
