@@ -16,17 +16,27 @@ func withEngine<T: Sendable>(
     }
     let engine: HapticEngine
     do { engine = try HapticEngine(device: address, lineRate: lineRate) } catch { throw failure("\(error)") }
-    let console = Console.current
-    let work = Task {
-        try await Console.$current.withValue(console) {
-            try await engine.start()
-            return try await body(engine)
-        }
+    return try await interruptible(naming: "\(address)") {
+        try await engine.start()
+        return try await body(engine)
+    } finally: {
+        await engine.stop()
     }
-    let signals = TerminationSignals { work.cancel() }
+}
+
+/// Runs `work` with the command's console, until it ends or Ctrl-C (SIGINT) or SIGTERM cancels it;
+/// then `finally` (which stops what `work` started), and turns errors into `thrum: …` lines, those
+/// of the device or rig prefixed with `naming`.
+func interruptible<T: Sendable>(
+    naming: String, _ work: @escaping @Sendable () async throws -> T,
+    finally: () async -> Void
+) async throws -> T {
+    let console = Console.current
+    let task = Task { try await Console.$current.withValue(console) { try await work() } }
+    let signals = TerminationSignals { task.cancel() }
     defer { signals.release() }
-    let outcome = await work.result
-    await engine.stop()
+    let outcome = await task.result
+    await finally()
     switch outcome {
     case .success(let value):
         return value
@@ -35,6 +45,6 @@ func withEngine<T: Sendable>(
     case .failure(is CancellationError):
         throw failure("interrupted")
     case .failure(let error):
-        throw failure("\(address): \(error)")
+        throw failure("\(naming): \(error)")
     }
 }

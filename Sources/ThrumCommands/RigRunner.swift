@@ -37,24 +37,10 @@ func withRig<T: Sendable>(
         }
     }
     defer { reporter.cancel() }
-    let work = Task {
-        try await Console.$current.withValue(console) {
-            try await rig.start()
-            return try await body(rig)
-        }
-    }
-    let signals = TerminationSignals { work.cancel() }
-    defer { signals.release() }
-    let outcome = await work.result
-    await rig.stop()
-    switch outcome {
-    case .success(let value):
-        return value
-    case .failure(let error as ExitCode):
-        throw error
-    case .failure(is CancellationError):
-        throw failure("interrupted")
-    case .failure(let error):
-        throw failure("rig: \(error)")
+    return try await interruptible(naming: "rig") {
+        try await rig.start()
+        return try await body(rig)
+    } finally: {
+        await rig.stop()
     }
 }

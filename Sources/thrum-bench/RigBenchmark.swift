@@ -2,6 +2,7 @@ import Foundation
 import Thrum
 import ThrumModel
 import ThrumSimulator
+import ThrumTesting
 import ThrumTransport
 import ThrumWire
 
@@ -33,16 +34,8 @@ var rigSuite: Suite {
 struct RigBench {
     var minutes: Double
     static let ppm: [Double] = [-100, -30, 40, 100]
-    /// The attack of the ramps the instants are read from (AttackTime 0.25: 29.023 ms, SEMANTICS.md §4.1).
-    static let attack = 0.029023
-    static let ramp = HapticPattern(events: [
-        HapticEvent(
-            .hapticContinuous, time: 0, duration: 0.5,
-            parameters: [
-                EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, 0.5),
-                EventParameter(.attackTime, 0.25),
-            ])
-    ])
+    /// Its linear attack says when each pass or start began (``RampProbe``).
+    static let ramp = RampProbe.pattern(duration: 0.5)
     static let loopLength = 2.0
 
     func run() async throws -> [Metric] {
@@ -251,14 +244,7 @@ final class SimulatedRigBoard: @unchecked Sendable {
         }
         let from = UInt32(max(0, hostToBoard(time - 0.01)))
         let trace = try await engine.readTrace(channel: channel, from: from, count: 60)
-        var estimates: [Double] = []
-        for (index, level) in trace.intensities.enumerated() where level > 0.02 && level < 0.9 {
-            // The attack runs on the board's own microseconds (SEMANTICS.md: envelopes are not trimmed).
-            let boardTime = Double(trace.start) + Double(index * trace.tick) - level * RigBench.attack * 1e6
-            estimates.append(boardTime)
-        }
-        guard !estimates.isEmpty else { return nil }
-        let board = estimates.reduce(0, +) / Double(estimates.count)
+        guard let board = RampProbe.start(in: trace) else { return nil }
         return board / scale / 1e6 - (hostOrigin - origin).secondsDouble
     }
 }

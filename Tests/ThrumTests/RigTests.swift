@@ -13,16 +13,8 @@ import ThrumTransport
 /// ground truth (the simulator's origin and crystal).
 @Suite("Rigs")
 struct RigTests {
-    /// A 29 ms linear attack: where it extrapolates to zero is the instant a pass began.
-    static let attack = 0.029023
-    static let ramp = HapticPattern(events: [
-        HapticEvent(
-            .hapticContinuous, time: 0, duration: 0.2,
-            parameters: [
-                EventParameter(.hapticIntensity, 1), EventParameter(.hapticSharpness, 0.5),
-                EventParameter(.attackTime, 0.25),
-            ])
-    ])
+    /// Where its linear attack extrapolates to zero is the instant a pass began (``RampProbe``).
+    static let ramp = RampProbe.pattern()
 
     /// One simulated board of a test rig, which can be unplugged and plugged in again.
     final class Board: @unchecked Sendable {
@@ -100,12 +92,7 @@ struct RigTests {
             return nil
         }
         let trace = try await engine.readTrace(channel: 0, from: UInt32(max(0, from)), count: 50)
-        let estimates = trace.intensities.enumerated().compactMap { index, level -> Double? in
-            guard level > 0.02, level < 0.9 else { return nil }
-            return Double(trace.start) + Double(index * trace.tick) - level * attack * 1e6
-        }
-        guard !estimates.isEmpty else { return nil }
-        return board.hostSeconds(ofBoard: estimates.reduce(0, +) / Double(estimates.count))
+        return RampProbe.start(in: trace).flatMap { board.hostSeconds(ofBoard: $0) }
     }
 
     @Test("loop boundaries stay together on boards 100 ppm apart")

@@ -18,11 +18,26 @@ struct ClockDiscipline: Sendable {
     private(set) var difference = 0.0
     private var last: (host: Double, board: Double)?
 
+    /// Whether the count runs from a start the rig commanded (``anchor(board:host:)``).
+    private(set) var isAnchored = false
+
     /// The board started a new session: its trim is 0 again and the past no longer counts.
     mutating func reset() {
         trim = 0
         difference = 0
         last = nil
+        isAnchored = false
+    }
+
+    /// Counts from now on from the first start the rig gives the board: the board time it was
+    /// sent (µs) and the host instant meant (µs). That pair was made with the clock estimate of
+    /// the moment; measured from it, what later, better estimates say the board ran ahead or
+    /// behind includes that start's own error, and the trims pay it back too, so a pattern that
+    /// started a little off (a young estimate) comes into step instead of staying off.
+    mutating func anchor(board: Double, host: Double) {
+        difference = 0
+        last = (host, board)
+        isAnchored = true
     }
 
     /// A board that rejoined: its crystal has not changed, so the trim that cancels its known

@@ -260,11 +260,25 @@ public actor HapticRig {
         let at = try hostInstant(time)
         for player in group { players[player.id]?.started(at: at) }
         let states = group.compactMap { players[$0.id] }
-        try await eachBoard { board, engine in
+        var boardTimes: [Int: Double] = [:]
+        for index in members.indices where members[index].isPresent {
+            guard let engine = members[index].engine, states.contains(where: { $0.boardPlayers[index] != nil }),
+                let boardTime = await engine.boardMicroseconds(atHost: at)
+            else { continue }
+            boardTimes[index] = boardTime
+            anchorIfFirst(index, board: boardTime, host: at)
+        }
+        try await eachBoard { [boardTimes] board, engine in
             let parts = states.compactMap { $0.boardPlayers[board] }
-            guard !parts.isEmpty, let boardTime = await engine.boardMicroseconds(atHost: at) else { return }
+            guard !parts.isEmpty, let boardTime = boardTimes[board] else { return }
             try await engine.startTogether(parts, atTime: max(boardTime, 1) / 1e6)
         }
+    }
+
+    /// The first start the rig gives a board (since it joined) anchors its clock discipline.
+    func anchorIfFirst(_ index: Int, board: Double, host: MonotonicInstant) {
+        guard !members[index].discipline.isAnchored else { return }
+        members[index].discipline.anchor(board: board, host: host.microseconds)
     }
 
     /// The host instant for rig time `time` (0: immediately, ``immediateLead`` ahead).
