@@ -16,7 +16,7 @@ import ThrumWire
 /// instant is where a linear attack ramp extrapolates to zero, so it is found to microseconds,
 /// not to the 1 ms tick.
 /// - Start skew: every 5 s, a probe pattern is started on every board at one host instant; the
-///   spread of its four starts.
+///   spread of its four starts (target 0.5 ms; the goal, 0.25 ms, is read off its p99).
 /// - Drift: a 2 s loop plays on every board for the whole run without a restart; the spread of
 ///   its loop boundaries, at the end.
 /// - Rejoin: halfway, one board is unplugged (its pty closed) for 2 s and plugged in again at
@@ -97,9 +97,6 @@ struct RigBench {
         var metrics = [
             Metric(
                 name: "rig.start_skew_p99", value: percentile(settled, 0.99) * 1000, unit: "ms", goal: .atMost(0.5)),
-            Metric(
-                name: "rig.start_skew_p99_goal", value: percentile(settled, 0.99) * 1000, unit: "ms",
-                goal: .atMost(0.25)),
             Metric(name: "rig.start_skew_p50", value: percentile(settled, 0.5) * 1000, unit: "ms", goal: .none),
             Metric(name: "rig.start_skew_max", value: (settled.max() ?? .infinity) * 1000, unit: "ms", goal: .none),
             Metric(
