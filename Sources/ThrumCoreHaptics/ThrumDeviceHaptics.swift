@@ -24,7 +24,7 @@ public final class ThrumDeviceHaptics: Sendable {
     public init(engine: HapticEngine) { self.engine = engine }
 
     /// The localities this board offers: every channel, and each channel by its name (or index),
-    /// once the engine has started; before, only ``HapticLocality/all``.
+    /// once the engine has started; before, only `HapticLocality.all`.
     public var supportedLocalities: Set<HapticLocality> {
         get async {
             guard let channels = await engine.channels else { return [.all] }

@@ -170,6 +170,11 @@ public actor HapticRig {
         }
         members[index].engine = engine
         members[index].channels = await engine.channels
+        if await !engine.speaksChannels {
+            await engine.log(
+                "board '\(members[index].board.name)' runs message set 1.1: no clock trim (its loops drift with its crystal against the other boards') and no channel sets (it plays every channel)"
+            )
+        }
         members[index].isPresent = true
         members[index].discipline.reset()
         let events = engine.events
