@@ -101,9 +101,10 @@ enum RenderingBound {
         let counts = soundingCounts(spans, samples: count, window: window)
         let peaks = midAttackPeakAllowances(of: original, delta: delta, samples: count)
         let intensityRange = eventwiseIntensityRange(of: original, samples: count, window: window)
-        let sharpnessRange = windowedRange(
+        var sharpnessRange = windowedRange(
             a.sharpness.values, from: 0, window: window,
             extras: breakpointValues(of: original).map { ($0.time, $0.sharpness) })
+        widen(&sharpnessRange, byEventSharpnessOf: original, samples: count, window: window)
 
         var report = Report()
         report.samples = count
@@ -163,6 +164,35 @@ enum RenderingBound {
             }
         }
         return (lo, hi)
+    }
+
+    /// Sharpness is the intensity-weighted mean of the sounding events' own sharpness (SEMANTICS
+    /// §2.2), so it lies within their range. Rounding moves each event's onset on its own while a
+    /// sharpness curve moves with its points: a decoded event may sound a tick before the original
+    /// one, when the curve already stands elsewhere, and the mean then takes a value the original
+    /// mix never has near there (found by the property: seed jmGYiRJR…, a transient onset 0.3 ms
+    /// after a steep sharpness curve point). So the range at each sample also spans every event's
+    /// own sharpness (its parameter plus the sharpness control, clamped) over ±window wherever
+    /// that event sounds.
+    private static func widen(
+        _ range: inout (lo: [Float], hi: [Float]), byEventSharpnessOf pattern: HapticPattern, samples: Int,
+        window: Int
+    ) {
+        let layer = ControlLayer(authoredBy: pattern)
+        let control = (0..<samples).map { layer.value(of: .hapticSharpnessControl, at: Double($0) / sampleRate) }
+        for span in ReferenceRenderer.eventSpans(of: pattern) where span.type.isHaptic {
+            let own = pattern.events[span.eventIndex].value(of: .hapticSharpness)
+            let first = max(0, Int((span.start * sampleRate).rounded(.down)) - window)
+            let last = min(samples - 1, Int((span.end * sampleRate).rounded(.up)) + window)
+            guard first <= last else { continue }
+            for k in first...last {
+                for index in max(0, k - window)...min(samples - 1, k + window) {
+                    let value = min(1, max(0, own + control[index]))
+                    range.lo[k] = min(range.lo[k], value)
+                    range.hi[k] = max(range.hi[k], value)
+                }
+            }
+        }
     }
 
     /// The authored intensity control's range over ±window at every sample.
