@@ -54,11 +54,27 @@ struct ChannelTests {
         return UInt32((start * 1e6).rounded())
     }
 
-    static func traces(_ engine: HapticEngine, from: UInt32, count: Int, channels: Int = 3) async throws -> [[Double]] {
+    /// Until a player finishes, on virtual time (the drive's limit stops a hang): a wall-clock
+    /// timeout would cut it short on a slow run (a sanitizer's).
+    static func finished(_ events: AsyncStream<HapticEngineEvent>) async {
+        for await event in events {
+            if case .playerFinished = event { return }
+        }
+    }
+
+    /// `count` ticks of each channel from `from`; fails unless the board rendered all of them.
+    static func traces(
+        _ engine: HapticEngine, clock: ManualClock, from: UInt32, count: Int, channels: Int = 3
+    ) async throws -> [[Double]] {
+        // The board renders on the manual clock: let it get past the last tick asked for.
+        let now = await engine.currentTime
+        let wait = max(0, Double(from) / 1e6 + Double(count) / 1000 + 0.01 - now)
+        try await clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up))))
         var traces: [[Double]] = []
         for channel in 0..<channels {
             let trace = try await engine.readTrace(channel: channel, from: from, count: count)
             #expect(trace.start == from, "channel \(channel)'s trace starts at the start tick")
+            try #require(trace.samples.count == count, "channel \(channel): \(trace.samples.count) of \(count) ticks")
             traces.append(trace.intensities)
         }
         return traces
@@ -88,8 +104,8 @@ struct ChannelTests {
             let player = try await engine.makePlayer(with: Self.buzz, locality: ["right", "left"])
             let events = engine.events
             let start = try await Self.startOnTick(player, engine)
-            _ = await events.first(within: .seconds(5)) { if case .playerFinished = $0 { true } else { false } }
-            return try await Self.traces(engine, from: start, count: 400)
+            await Self.finished(events)
+            return try await Self.traces(engine, clock: clock, from: start, count: 400)
         }
         let expected = try Self.reference(Self.buzz, seconds: 0.4)
         #expect(expected.max()! > 0.55)
@@ -109,8 +125,8 @@ struct ChannelTests {
             let events = engine.events
             let start = try await Self.startOnTick(player, engine)
             try await player.setPan(position, atTime: 0)
-            _ = await events.first(within: .seconds(5)) { if case .playerFinished = $0 { true } else { false } }
-            return try await Self.traces(engine, from: start, count: 400)
+            await Self.finished(events)
+            return try await Self.traces(engine, clock: clock, from: start, count: 400)
         }
         let expected = try Self.reference(Self.buzz, seconds: 0.4)
         let gains = ChannelPan.gains(position: position, count: 3)
@@ -132,8 +148,8 @@ struct ChannelTests {
             let events = engine.events
             let start = try await Self.startOnTick(player, engine)
             try await player.setLocality("right", atTime: Double(start) / 1e6 + 0.2)
-            _ = await events.first(within: .seconds(5)) { if case .playerFinished = $0 { true } else { false } }
-            return try await Self.traces(engine, from: start, count: 700)
+            await Self.finished(events)
+            return try await Self.traces(engine, clock: clock, from: start, count: 700)
         }
         let expected = try Self.reference(long, seconds: 0.7)
         // Ticks 0..199 on the left, from tick 200 on the right.
@@ -159,9 +175,9 @@ struct ChannelTests {
             let now = await engine.currentTime
             let start = (now * 1000).rounded(.up) / 1000 + 0.05
             try await engine.startTogether([left, right], atTime: start)
-            _ = await events.first(within: .seconds(5)) { if case .playerFinished = $0 { true } else { false } }
+            await Self.finished(events)
             let at = UInt32((start * 1e6).rounded())
-            return (try await Self.traces(engine, from: at, count: 300), at)
+            return (try await Self.traces(engine, clock: clock, from: at, count: 300), at)
         }
         #expect(start > 0)
         #expect(traces[0].firstIndex { $0 > 0 } == traces[2].firstIndex { $0 > 0 })
