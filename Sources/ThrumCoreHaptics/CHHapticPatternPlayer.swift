@@ -61,7 +61,14 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
 
     func start(atTime time: TimeInterval) throws {
         try remakeIfFilterChanged()
-        try blocking { try await self.player.start(atTime: time) }
+        // Core Haptics: with auto shutdown, an engine that stopped when idle starts again when a
+        // player plays (StoppedReason.idleTimeout: "the engine will automatically restart").
+        let restarts = owner?.isAutoShutdownEnabled == true
+        let engine = player.engine
+        try blocking {
+            if restarts, await !engine.isRunning { try await engine.start() }
+            try await self.player.start(atTime: time)
+        }
     }
 
     /// A new Thrum player when the engine's filter changed since this one was made: the old one is
