@@ -177,11 +177,15 @@ open class CHHapticEngine: @unchecked Sendable {
 
     /// After 2 s with nothing playing the board's drivers go to standby and the engine stops with
     /// `.idleTimeout`; the next `start()` wakes them.
+    /// Core Haptics shuts an idle engine down "after approximately two minutes of inactivity"
+    /// (`isAutoShutdownEnabled`); a player's start wakes it again.
+    static let autoShutdownDelay: Duration = .seconds(120)
+
     public var isAutoShutdownEnabled: Bool {
         get { state.withLock { $0.settings.autoShutdown } }
         set {
             state.withLock { $0.settings.autoShutdown = newValue }
-            try? blocking { await self.engine.setAutoShutdown(enabled: newValue) }
+            try? blocking { await self.engine.setAutoShutdown(enabled: newValue, after: Self.autoShutdownDelay) }
         }
     }
 
