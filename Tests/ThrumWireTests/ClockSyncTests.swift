@@ -59,6 +59,68 @@ struct ClockSyncTests {
         }
     }
 
+    /// `count` pings 100 ms apart from `start` (host second 1), each way 100 µs to 1 ms, into
+    /// `estimator`; returns the host instant after the last.
+    private func feed(
+        _ estimator: inout ClockSyncEstimator, _ clock: SimulatedBoardClock, count: Int, rng: inout SplitMix64,
+        from start: MonotonicInstant = MonotonicInstant(nanoseconds: 1_000_000_000)
+    ) -> MonotonicInstant {
+        var host = start
+        for _ in 0..<count {
+            let up = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
+            let down = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
+            let board = UInt64(clock.microseconds(at: host + up))
+            estimator.add(
+                ClockSample(hostSent: host, hostReceived: host + up + down, boardReceived: board, boardSent: board))
+            host = host + .milliseconds(100)
+        }
+        return host
+    }
+
+    @Test("a known drift holds a young estimate: 1.5 s of pings, then 5 s ahead, within 150 µs")
+    func driftPrior() async {
+        await propertyCheck(count: 30, input: Gen.uint64(), Gen.int(in: -100...100)) { seed, ppm in
+            var rng = SplitMix64(seed: seed)
+            let clock = SimulatedBoardClock(offset: Double(rng.next() % 1_000_000_000), driftPPM: Double(ppm))
+            var configuration = ClockSyncEstimator.Configuration()
+            let known = Double(ppm) + Double(Int64(rng.next() % 2001) - 1000) / 1000  // within a ppm
+            configuration.driftPrior = .init(drift: known * 1e-6, uncertainty: 1e-6)
+            var estimator = ClockSyncEstimator(configuration: configuration)
+            let probe = feed(&estimator, clock, count: 15, rng: &rng) + .seconds(5)
+            let error = abs(estimator.boardMicroseconds(at: probe)! - clock.microseconds(at: probe))
+            #expect(error < 150, "error \(error) µs at \(ppm) ppm, seed \(seed)")
+        }
+    }
+
+    @Test("without a known drift, the same 1.5 s of pings put 5 s ahead off by more (the prior is what helps)")
+    func noDriftPrior() {
+        // Without the prior, the fit's drift error times 5 s exceeds the prior's bound in most runs.
+        var worse = 0
+        for seed in UInt64(1)...20 {
+            var rng = SplitMix64(seed: seed)
+            let clock = SimulatedBoardClock(offset: Double(rng.next() % 1_000_000_000), driftPPM: 40)
+            var estimator = ClockSyncEstimator()
+            let probe = feed(&estimator, clock, count: 15, rng: &rng) + .seconds(5)
+            if abs(estimator.boardMicroseconds(at: probe)! - clock.microseconds(at: probe)) >= 150 { worse += 1 }
+        }
+        #expect(worse >= 10, "\(worse) of 20 off by 150 µs or more")
+    }
+
+    @Test("a wrong known drift gives way to two minutes of pings")
+    func wrongDriftPrior() {
+        var rng = SplitMix64(seed: 7)
+        let clock = SimulatedBoardClock(offset: 123_456_789, driftPPM: -30)
+        var configuration = ClockSyncEstimator.Configuration()
+        configuration.history = 1200
+        configuration.driftPrior = .init(drift: -10e-6, uncertainty: 1e-6)  // 20 ppm off, claiming 1
+        var estimator = ClockSyncEstimator(configuration: configuration)
+        let later = feed(&estimator, clock, count: 15, rng: &rng)
+        #expect(abs(estimator.estimate!.drift * 1e6 + 10) < 2, "the prior holds at first")
+        _ = feed(&estimator, clock, count: 1200, rng: &rng, from: later)
+        // Two minutes of samples outweigh the prior: the fit has come more than two thirds of the way.
+        #expect(abs(estimator.estimate!.drift * 1e6 + 30) < 20.0 / 3, "drift \(estimator.estimate!.drift * 1e6) ppm")
+    }
+
     @Test("over the virtual line with USB-like jitter, the host's board-time error stays under 0.5 ms after 2 s")
     func overTheLink() async {
         await propertyCheck(count: 6, input: Gen.uint64(in: 1...1_000_000), Gen.int(in: -100...100)) { seed, ppm in

@@ -13,9 +13,10 @@ extension HapticEngine {
         get async { await session.link?.clockEstimate }
     }
 
-    /// The clock estimator of the link the next start opens.
-    package func setClockEstimator(_ configuration: ClockSyncEstimator.Configuration) {
-        session.estimator = configuration
+    /// The clock estimator and the pings of the link the next start opens.
+    package func setClockSynchronisation(_ estimator: ClockSyncEstimator.Configuration, pings: ClockSyncPolicy) {
+        session.estimator = estimator
+        session.pings = pings
     }
 
     /// Whether the board takes CLOCK_TRIM and channel sets (message set 1.2).

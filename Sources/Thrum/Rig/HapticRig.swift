@@ -154,13 +154,23 @@ public actor HapticRig {
             await members[index].engine?.stop()
             members[index].engine = nil
             members[index].isPresent = false
+            members[index].lastDrift = nil  // a later start may find other boards at these addresses
         }
     }
 
     /// Makes and starts member `index`'s engine, and watches it for the board leaving.
     func join(_ index: Int) async throws {
         let engine = try makeEngine(members[index].board, clock)
-        await engine.setClockEstimator(Self.estimator)
+        var estimator = Self.estimator
+        var pings = ClockSyncPolicy()
+        // A board that rejoins has the crystal it had: its drift holds the young estimate's fit,
+        // which over the warm-up alone is tens of ppm off and would put its next starts out of step.
+        // With the drift known, more pings in the warm-up give a steadier offset.
+        if let drift = members[index].lastDrift {
+            estimator.driftPrior = .init(drift: drift, uncertainty: Self.knownDriftUncertainty)
+            pings.burstCount = Int(Self.clockWarmUp / pings.burstInterval)
+        }
+        await engine.setClockSynchronisation(estimator, pings: pings)
         do {
             try await engine.start()
             try await waitForClock(engine)
@@ -216,6 +226,9 @@ public actor HapticRig {
 
     /// How long a board's clock is synchronised before the rig plays on it (at start and rejoin).
     public static let clockWarmUp: Duration = .milliseconds(1500)
+    /// How well a board's drift is known from its earlier estimate (two minutes of pings fit it
+    /// within about a ppm).
+    static let knownDriftUncertainty = 1e-6
 
     /// The channel map from the rig file's names, else the boards' own.
     func rebuildMap() {

@@ -11,8 +11,27 @@ public struct ClockSyncEstimator: Sendable {
         public var minimumDriftSpan: Duration = .milliseconds(800)
         /// Largest believable drift (crystals are within ±100 ppm; this allows ceramic resonators).
         public var maximumDrift = 0.001
+        /// What is known of the drift before any sample (nil: nothing, the samples alone decide).
+        public var driftPrior: DriftPrior?
 
         public init() {}
+    }
+
+    /// A drift known beforehand, such as a board's that rejoins: its crystal has not changed. A few
+    /// seconds of samples fit drift poorly (tens of ppm off over 1.5 s), and that error grows with
+    /// every second the estimate looks ahead; the prior holds the fit near `drift` until the samples
+    /// span long enough to say better. They are weighed against each other as a Gaussian prior
+    /// and the samples' scatter about their own fit.
+    public struct DriftPrior: Equatable, Sendable {
+        /// Board µs per host µs, minus one.
+        public var drift: Double
+        /// Its standard deviation (same unit).
+        public var uncertainty: Double
+
+        public init(drift: Double, uncertainty: Double) {
+            self.drift = drift
+            self.uncertainty = uncertainty
+        }
     }
 
     public struct Estimate: Equatable, Sendable {
@@ -56,7 +75,7 @@ public struct ClockSyncEstimator: Sendable {
         meanT /= weightSum
         meanO /= weightSum
         let times = samples.map(\.hostMidpoint)
-        var drift = 0.0
+        var drift = configuration.driftPrior?.drift ?? 0
         if times.max()! - times.min()! >= configuration.minimumDriftSpan.secondsDouble * 1e6 {
             var covariance = 0.0, variance = 0.0
             for (sample, weight) in zip(samples, weights) {
@@ -64,9 +83,35 @@ public struct ClockSyncEstimator: Sendable {
                 variance += weight * (sample.hostMidpoint - meanT) * (sample.hostMidpoint - meanT)
             }
             drift = variance > 0 ? covariance / variance : 0
+            if let prior = configuration.driftPrior, variance > 0 {
+                drift = Self.blend(
+                    prior, covariance: covariance, variance: variance,
+                    scatter: scatter(weights: weights, meanT: meanT, meanO: meanO, drift: drift) / weightSum)
+            }
             drift = min(max(drift, -configuration.maximumDrift), configuration.maximumDrift)
         }
         estimate = Estimate(offset: meanO, reference: meanT, drift: drift, bound: fastest / 2)
+    }
+
+    /// The weighted sum of squared residuals (µs²) about the line through (meanT, meanO) at `drift`.
+    private func scatter(weights: [Double], meanT: Double, meanO: Double, drift: Double) -> Double {
+        zip(samples, weights).reduce(0) { sum, pair in
+            let residual = pair.0.offset - meanO - drift * (pair.0.hostMidpoint - meanT)
+            return sum + pair.1 * residual * residual
+        }
+    }
+
+    /// The drift that a Gaussian prior and the samples' least-squares fit agree on: each counts by
+    /// its precision, the fit's being its weighted time variance over the samples' residual variance
+    /// (a weight of 1 taken as that variance; floored at 1 µs² so a perfect line cannot divide by 0).
+    static func blend(
+        _ prior: DriftPrior, covariance: Double, variance: Double, scatter: Double
+    )
+        -> Double
+    {
+        guard prior.uncertainty > 0 else { return prior.drift }
+        let priorWeight = max(scatter, 1) / (prior.uncertainty * prior.uncertainty)
+        return (covariance + priorWeight * prior.drift) / (variance + priorWeight)
     }
 
     /// Board clock (µs, 64-bit) at a host instant, or nil before the first sample.
