@@ -175,12 +175,11 @@ open class CHHapticEngine: @unchecked Sendable {
         (try? blocking { await self.engine.currentTime }) ?? 0
     }
 
-    /// After 2 s with nothing playing the board's drivers go to standby and the engine stops with
-    /// `.idleTimeout`; the next `start()` wakes them.
-    /// Core Haptics shuts an idle engine down "after approximately two minutes of inactivity"
-    /// (`isAutoShutdownEnabled`); a player's start wakes it again.
+    /// Core Haptics shuts an idle engine down "after approximately two minutes of inactivity".
     static let autoShutdownDelay: Duration = .seconds(120)
 
+    /// After two minutes with nothing playing the board's drivers go to standby and the engine
+    /// stops with `.idleTimeout`; the next `start()`, or a player's start, wakes them.
     public var isAutoShutdownEnabled: Bool {
         get { state.withLock { $0.settings.autoShutdown } }
         set {

@@ -185,12 +185,13 @@ enum RenderingBound {
             let first = max(0, Int((span.start * sampleRate).rounded(.down)) - window)
             let last = min(samples - 1, Int((span.end * sampleRate).rounded(.up)) + window)
             guard first <= last else { continue }
+            // Over a stretch reaching `window` past both ends, so each window within first...last is whole.
+            let from = max(0, first - window), to = min(samples - 1, last + window)
+            let sharpness = control[from...to].map { min(1, max(0, own + $0)) }
+            let eventRange = windowedRange(sharpness, from: from, window: window, extras: [])
             for k in first...last {
-                for index in max(0, k - window)...min(samples - 1, k + window) {
-                    let value = min(1, max(0, own + control[index]))
-                    range.lo[k] = min(range.lo[k], value)
-                    range.hi[k] = max(range.hi[k], value)
-                }
+                range.lo[k] = min(range.lo[k], eventRange.lo[k - from])
+                range.hi[k] = max(range.hi[k], eventRange.hi[k - from])
             }
         }
     }

@@ -38,17 +38,9 @@ struct ClockSyncTests {
                     hostSent: MonotonicInstant(nanoseconds: 5_000_000),
                     hostReceived: MonotonicInstant(nanoseconds: 4_000_000), boardReceived: 0, boardSent: 0))
             #expect(estimator.estimate == nil, "negative round trip rejected")
-            var host = MonotonicInstant(nanoseconds: 1_000_000_000)
-            for _ in 0..<60 {
-                let up = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
-                let down = Duration.microseconds(Int64.random(in: 100...1000, using: &rng))
-                let arrival = host + up
-                let board = UInt64(clock.microseconds(at: arrival))
-                estimator.add(
-                    ClockSample(hostSent: host, hostReceived: arrival + down, boardReceived: board, boardSent: board))
-                host = host + .milliseconds(100)
-            }
-            let probe = host + .milliseconds(50)
+            let samples = pings(clock, count: 60, rng: &rng)
+            for sample in samples { estimator.add(sample) }
+            let probe = samples.last!.hostSent + .milliseconds(150)
             let error = abs(estimator.boardMicroseconds(at: probe)! - clock.microseconds(at: probe))
             #expect(error < 300, "error \(error) µs at \(ppm) ppm")
             #expect(

@@ -16,7 +16,7 @@ extension HapticEngine {
     /// The clock estimator and the pings of the link the next start opens.
     package func setClockSynchronisation(_ estimator: ClockSyncEstimator.Configuration, pings: ClockSyncPolicy) {
         session.estimator = estimator
-        session.pings = pings
+        session.clockSync = pings
     }
 
     /// Whether the board takes CLOCK_TRIM and channel sets (message set 1.2).

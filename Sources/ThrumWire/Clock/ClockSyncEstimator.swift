@@ -82,11 +82,12 @@ public struct ClockSyncEstimator: Sendable {
                 covariance += weight * (sample.hostMidpoint - meanT) * (sample.offset - meanO)
                 variance += weight * (sample.hostMidpoint - meanT) * (sample.hostMidpoint - meanT)
             }
-            drift = variance > 0 ? covariance / variance : 0
-            if let prior = configuration.driftPrior, variance > 0 {
-                drift = Self.blend(
-                    prior, covariance: covariance, variance: variance,
-                    scatter: scatter(weights: weights, meanT: meanT, meanO: meanO, drift: drift) / weightSum)
+            if variance > 0 {
+                drift = covariance / variance
+                if let prior = configuration.driftPrior {
+                    let residuals = scatter(weights: weights, meanT: meanT, meanO: meanO, drift: drift) / weightSum
+                    drift = Self.blend(prior, covariance: covariance, variance: variance, scatter: residuals)
+                }
             }
             drift = min(max(drift, -configuration.maximumDrift), configuration.maximumDrift)
         }
@@ -104,11 +105,7 @@ public struct ClockSyncEstimator: Sendable {
     /// The drift that a Gaussian prior and the samples' least-squares fit agree on: each counts by
     /// its precision, the fit's being its weighted time variance over the samples' residual variance
     /// (a weight of 1 taken as that variance; floored at 1 µs² so a perfect line cannot divide by 0).
-    static func blend(
-        _ prior: DriftPrior, covariance: Double, variance: Double, scatter: Double
-    )
-        -> Double
-    {
+    static func blend(_ prior: DriftPrior, covariance: Double, variance: Double, scatter: Double) -> Double {
         guard prior.uncertainty > 0 else { return prior.drift }
         let priorWeight = max(scatter, 1) / (prior.uncertainty * prior.uncertainty)
         return (covariance + priorWeight * prior.drift) / (variance + priorWeight)

@@ -29,7 +29,7 @@ final class BoardSession {
     /// The clock estimator and pings of the links this session opens (a rig's boards keep a longer
     /// history; one that rejoins pings densely while it warms up).
     var estimator = ClockSyncEstimator.Configuration()
-    var pings = ClockSyncPolicy()
+    var clockSync = ClockSyncPolicy()
     /// Why the engine stopped, when the board went away: later calls say so until the next start.
     var lostTo: HapticEngineError?
 
@@ -61,7 +61,7 @@ final class BoardSession {
                 device, simulator: simulatorConfiguration, flashFile: simulatorFlashFile, clock: clock)
         var configuration = LinkConfiguration(role: .host)
         configuration.estimator = estimator
-        configuration.clockSync = pings
+        configuration.clockSync = clockSync
         // A fresh nonce per engine: a board that still holds an earlier host's session must see
         // this HELLO as a new session, not a repeat (tests on a manual clock keep the fixed seed).
         if !clock.isManual { configuration.nonceSeed = UInt64.random(in: 1...UInt64.max) }
