@@ -6,7 +6,7 @@ import ThrumTransport
 
 /// The libserialport transport keeps the `ByteTransport` contract, run over the faked library:
 /// two ports joined by a null-modem cable, each served by its own reader and writer threads.
-@Suite(.timeLimit(.minutes(1))) struct ConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct ConformanceTests {
     @Test("libserialport transport over a faked null-modem pair", arguments: TransportConformance.checks)
     func fakeNullModem(_ check: TransportConformance.Check) async throws {
         let bus = FakeSerialBus()

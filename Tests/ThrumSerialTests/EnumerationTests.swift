@@ -11,7 +11,7 @@ import Darwin
 #endif
 
 /// Port enumeration over the faked library, and for real on this machine.
-@Suite(.timeLimit(.minutes(1))) struct EnumerationTests {
+@Suite(.timeLimit(.minutes(5))) struct EnumerationTests {
     static func boards() -> FakeSerialBus {
         let bus = FakeSerialBus()
         bus.add(.init(path: "/dev/ttyS0", description: "ttyS0", transport: .native))

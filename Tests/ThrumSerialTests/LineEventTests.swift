@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Timeouts, unplugging and failing I/O calls, forced through the faked library.
-@Suite(.timeLimit(.minutes(1))) struct LineEventTests {
+@Suite(.timeLimit(.minutes(5))) struct LineEventTests {
     @Test("a quiet line is not a disconnect: the reader keeps waiting, then delivers")
     func quietLine() async throws {
         let bus = FakeSerialBus()

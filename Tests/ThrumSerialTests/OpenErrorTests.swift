@@ -11,7 +11,7 @@ import Darwin
 
 /// Every failing call of the open sequence becomes a `TransportError` that names the device,
 /// the libserialport function and the OS error, with a hint; nothing acquired leaks.
-@Suite(.timeLimit(.minutes(1))) struct OpenErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenErrorTests {
     struct Case: Sendable, CustomStringConvertible {
         var function: String
         var code: LibSerialPortFailure.Code

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Choosing the transport: libserialport, termios when libserialport refuses, `usb:` lookup.
-@Suite(.timeLimit(.minutes(1))) struct OpenerTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenerTests {
     /// Parts over the fake whose termios opener records what it was asked and hands back one
     /// end of an in-memory pair.
     final class Recorder: @unchecked Sendable {

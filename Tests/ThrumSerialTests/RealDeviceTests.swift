@@ -11,7 +11,7 @@ import Darwin
 
 /// The real libserialport on this machine: it refuses pseudo-terminals (ARCHITECTURE.md decision 3),
 /// and the opener serves them with termios.
-@Suite(.timeLimit(.minutes(1))) struct RealDeviceTests {
+@Suite(.timeLimit(.minutes(5))) struct RealDeviceTests {
     @Test("libserialport itself refuses a pseudo-terminal, naming sp_get_port_by_name")
     func libserialportRefusesPty() async throws {
         let pty = try PseudoTerminal.open()

@@ -5,7 +5,7 @@ import ThrumTesting
 @testable import ThrumTransport
 
 /// The bounded queue under every in-memory and termios read path.
-@Suite(.timeLimit(.minutes(1))) struct ByteQueueTests {
+@Suite(.timeLimit(.minutes(5))) struct ByteQueueTests {
     @Test(
         "any capacity and any write sizes: the reader gets the same bytes in order, never more than the capacity at once"
     )
@@ -78,7 +78,7 @@ import ThrumTesting
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
+@Suite(.timeLimit(.minutes(5))) struct ManualClockTests {
     @Test("sleepers wake in deadline order when time passes their deadline, not before")
     func wakesAtDeadline() async throws {
         let clock = ManualClock()

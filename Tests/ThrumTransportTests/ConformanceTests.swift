@@ -4,7 +4,7 @@ import ThrumTesting
 @testable import ThrumTransport
 
 /// Every transport passes the same conformance checks.
-@Suite(.timeLimit(.minutes(1))) struct ConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct ConformanceTests {
     @Test("in-memory pair", arguments: TransportConformance.checks)
     func inMemory(_ check: TransportConformance.Check) async throws {
         try await check.run { InMemoryTransport.makePair(capacity: 4096) }
@@ -17,7 +17,7 @@ import ThrumTesting
 }
 
 /// The checks themselves must be able to fail: run them on transports broken on purpose.
-@Suite(.timeLimit(.minutes(1))) struct ConformanceChecksCatchBrokenTransports {
+@Suite(.timeLimit(.minutes(5))) struct ConformanceChecksCatchBrokenTransports {
     @Test("a transport that changes bytes fails the byte check")
     func corruptingTransportFails() async throws {
         let check = try #require(TransportConformance.checks.first { $0.name.contains("byte values") })

@@ -21,7 +21,7 @@ private func chunks(count: Int, size: Int, seed: UInt64) -> [[UInt8]] {
     return (0..<count).map { _ in (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct FaultInjectionTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultInjectionTests {
     @Test(
         "with no faults, the fault-injection transport passes the conformance checks",
         arguments: TransportConformance.checks)

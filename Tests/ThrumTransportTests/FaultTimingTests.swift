@@ -4,7 +4,7 @@ import ThrumTesting
 @testable import ThrumTransport
 
 /// Latency, jitter and line-rate throttling, measured on a manual clock: nothing sleeps.
-@Suite(.timeLimit(.minutes(1))) struct FaultTimingTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultTimingTests {
     @Test("latency holds bytes back until the clock reaches it")
     func latency() async throws {
         let clock = ManualClock()
@@ -96,7 +96,7 @@ import ThrumTesting
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct FaultClosingTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultClosingTests {
     @Test("closing wakes a writer that waits for line time, even if the clock never moves")
     func closeWakesPacedWriter() async throws {
         let clock = ManualClock()

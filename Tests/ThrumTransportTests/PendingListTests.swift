@@ -5,7 +5,7 @@ import Testing
 /// The waiting-call primitive under every transport (`PendingList`, `Locked.suspend`): under
 /// cancellation racing service, every waiting call ends exactly once (a continuation resumed
 /// twice or never would trap or hang here) and no byte is lost or made up.
-@Suite(.timeLimit(.minutes(1))) struct PendingListTests {
+@Suite(.timeLimit(.minutes(5))) struct PendingListTests {
     private static let transportEnded = TransportError(.closed, device: "test")
 
     @Test("readers cancelled while bytes arrive: each read ends once, and every byte is read or still buffered")

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// The termios transport on real pseudo-terminals, in-process.
-@Suite(.timeLimit(.minutes(1))) struct PseudoTerminalTests {
+@Suite(.timeLimit(.minutes(5))) struct PseudoTerminalTests {
     @Test("the device side is really raw: no echo, no line editing, no translation, 8 bits")
     func rawModeIsSet() async throws {
         let pty = try PseudoTerminal.open()
@@ -165,7 +165,7 @@ import Darwin
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AdoptedDescriptorTests {
+@Suite(.timeLimit(.minutes(5))) struct AdoptedDescriptorTests {
     @Test("a descriptor opened elsewhere can be adopted, configured and used")
     func adopt() async throws {
         let pty = try PseudoTerminal.open()
@@ -194,7 +194,7 @@ import Darwin
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ConvenienceTests {
+@Suite(.timeLimit(.minutes(5))) struct ConvenienceTests {
     @Test("read(exactly:) returns the requested bytes and keeps the surplus of the last chunk")
     func readExactly() async throws {
         let (a, b) = InMemoryTransport.makePair()

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Error mapping, EOF, EAGAIN and unplugging, forced through the system-call seam.
-@Suite(.timeLimit(.minutes(1))) struct SystemCallSeamTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemCallSeamTests {
     @Test("open errors name the device, the call and the OS error, with what to do")
     func openErrors() {
         let cases: [(Int32, TransportError.Reason, String)] = [
@@ -190,7 +190,7 @@ import Darwin
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct HangUpWithoutEndOfFileTests {
+@Suite(.timeLimit(.minutes(5))) struct HangUpWithoutEndOfFileTests {
     @Test("a hang-up whose reads only say EAGAIN ends input instead of spinning")
     func hangUpWithWouldBlock() async throws {
         let device = MockDevice()
