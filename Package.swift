@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "Thrum",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "ThrumModel", targets: ["ThrumModel"]),
         .library(name: "ThrumTimeline", targets: ["ThrumTimeline"]),
@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Thrum", targets: ["Thrum"]),
         .library(name: "ThrumCoreHaptics", targets: ["ThrumCoreHaptics"]),
         .library(name: "ThrumTesting", targets: ["ThrumTesting"]),
+        .library(name: "ThrumService", targets: ["ThrumService"]),
         .executable(name: "thrum", targets: ["thrum"]),
         .executable(name: "thrum-bench", targets: ["thrum-bench"]),
     ],
@@ -31,6 +32,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         // Launching and supervising qemu-system-arm (ThrumQEMU: `thrum sim --qemu`, its tests, thrum-bench).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        // `thrum serve` (ThrumService only): HTTP and WebSocket. No default traits: the service reads
+        // its settings from its options, not through swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
     ],
     targets: [
         // Pattern model, AHAP and .haptic codecs, validation, reference renderer. No I/O beyond reading files.
@@ -99,12 +104,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The plot `thrum render` writes (SVG): lanes from the reference renderer and the simulated actuator.
+        .target(name: "ThrumPlot", dependencies: ["ThrumModel", "ThrumTimeline", "ThrumSimulator"]),
+        // `thrum serve`: the boards behind a local HTTP and WebSocket service (Protocol/SERVICE.md), and
+        // the web pages it serves. The only target that builds Hummingbird; apps that want `Thrum` alone
+        // never build it.
+        .target(
+            name: "ThrumService",
+            dependencies: [
+                "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumPlot",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Web")]
+        ),
         // The command tree of the `thrum` tool, as a library so tests can drive it.
         .target(
             name: "ThrumCommands",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumSerial", "ThrumWire",
-                "ThrumQEMU",
+                "ThrumQEMU", "ThrumPlot", "ThrumService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -117,7 +137,8 @@ let package = Package(
             name: "thrum-bench",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting",
-                "ThrumQEMU", .product(name: "Subprocess", package: "swift-subprocess"),
+                "ThrumQEMU", "ThrumService", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
         .testTarget(
@@ -187,6 +208,18 @@ let package = Package(
             dependencies: [
                 "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", "Thrum", "ThrumTransport",
                 "ThrumSimulator",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The service in-process (HummingbirdTesting, a WebSocket client), its vectors replayed, its
+        // security model, and the Python and browser clients against `thrum serve`.
+        .testTarget(
+            name: "ThrumServiceTests",
+            dependencies: [
+                "ThrumService", "ThrumTesting", "Thrum", "ThrumModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Thrum
 import ThrumModel
+import ThrumPlot
 import ThrumTimeline
 
 /// `thrum demo`: Thrum's main job on its embedded default.

@@ -1,4 +1,5 @@
 import ThrumModel
+import ThrumPlot
 
 /// A few lines that tell a person what a pattern holds.
 struct PatternSummary {

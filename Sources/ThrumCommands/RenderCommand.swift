@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThrumModel
+import ThrumPlot
 import ThrumSimulator
 import ThrumTimeline
 
@@ -81,26 +82,11 @@ struct RenderCommand: ParsableCommand {
     }
 }
 
-/// Plays the compiled pattern on a simulated board (the reference firmware) and records its
-/// actuator's acceleration; nil, with a warning, when the pattern cannot be played there.
-func simulatedActuatorLane(
-    for pattern: HapticPattern, model: ActuatorModel, maximumSeconds: Double = 120
-) -> PatternPlot.ActuatorLane? {
-    let seconds = min(maximumSeconds, max(ReferenceRenderer.renderedDuration(of: pattern), 0.05))
+/// The simulated actuator's lane for the plot; nil, with a warning, when the pattern cannot be
+/// played there.
+func simulatedActuatorLane(for pattern: HapticPattern, model: ActuatorModel) -> PatternPlot.ActuatorLane? {
     do {
-        let bytes = try TimelineCompiler.compile(pattern)
-        let lanes = try FirmwareRendering.render(
-            timeline: bytes, seconds: seconds, actuator: model, recordsAcceleration: true)
-        guard let trace = lanes.acceleration else { return nil }
-        let label: String
-        switch model {
-        case .lra(let p):
-            label =
-                "simulated LRA, \(formatDecimal(p.resonantFrequency, decimals: 0)) Hz, Q \(formatDecimal(p.qualityFactor, decimals: 1)): acceleration (g)"
-        case .erm(let p):
-            label = "simulated ERM, τ \(formatDecimal(p.timeConstant * 1000, decimals: 0)) ms: acceleration (g)"
-        }
-        return PatternPlot.ActuatorLane(label: label, trace: trace)
+        return try PatternPlot.ActuatorLane.simulated(for: pattern, model: model)
     } catch {
         Console.current.error("thrum: warning: no actuator lane: \(error)")
         return nil

@@ -23,6 +23,7 @@ public struct ThrumCommand: AsyncParsableCommand {
             FlashCommand.self,
             PortsCommand.self,
             StreamCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -4,29 +4,39 @@ import ThrumSimulator
 /// Lays out the plot `thrum render` writes: intensity and sharpness lanes rendered by the reference
 /// renderer, the authored controls, the simulated actuator's acceleration, an event strip, a
 /// seconds axis and a legend.
-struct PatternPlot {
-    var title: String
-    var pattern: HapticPattern
+public struct PatternPlot: Sendable {
+    public var title: String
+    public var pattern: HapticPattern
     /// The simulated board's actuator shaking, when there is one to show.
-    var actuator: ActuatorLane?
+    public var actuator: ActuatorLane?
     /// One lane per channel of a locality: each channel's share of the intensity.
-    var channels: ChannelLanes?
+    public var channels: ChannelLanes?
 
     /// The channels a pattern plays on and the pan that shares it out (SEMANTICS.md §12).
-    struct ChannelLanes {
-        var names: [String]
+    public struct ChannelLanes: Sendable {
+        public var names: [String]
         /// Pan positions over time (seconds, 0…1); empty: no pan, every channel in full.
-        var pan: [(time: Double, position: Double)] = []
+        public var pan: [(time: Double, position: Double)] = []
 
-        func gains(at time: Double) -> [Double] {
+        public init(names: [String], pan: [(time: Double, position: Double)] = []) {
+            self.names = names
+            self.pan = pan
+        }
+
+        public func gains(at time: Double) -> [Double] {
             ChannelPan.gains(position: ChannelPan.position(at: time, along: pan), count: names.count)
         }
     }
 
     /// Acceleration of the virtual actuator as the simulated firmware drove it.
-    struct ActuatorLane {
-        var label: String
-        var trace: AccelerationTrace
+    public struct ActuatorLane: Sendable {
+        public var label: String
+        public var trace: AccelerationTrace
+
+        public init(label: String, trace: AccelerationTrace) {
+            self.label = label
+            self.trace = trace
+        }
     }
 
     private let width = 1000.0
@@ -34,14 +44,14 @@ struct PatternPlot {
     private let right = 24.0
     private var plotWidth: Double { width - left - right }
 
-    init(title: String, pattern: HapticPattern, actuator: ActuatorLane? = nil, channels: ChannelLanes? = nil) {
+    public init(title: String, pattern: HapticPattern, actuator: ActuatorLane? = nil, channels: ChannelLanes? = nil) {
         self.title = title
         self.pattern = pattern
         self.actuator = actuator
         self.channels = channels
     }
 
-    func svg() -> String {
+    public func svg() -> String {
         let duration = max(ReferenceRenderer.renderedDuration(of: pattern), 0.05)
         // Point samples at up to 1 kHz, then per-pixel aggregation: a 2 ms transient still shows.
         let sampleRate = min(1000, 2_000_000 / duration)

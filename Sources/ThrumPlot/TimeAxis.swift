@@ -44,7 +44,7 @@ private func pow10(_ exponent: Int) -> Double {
 }
 
 /// Fixed-point formatting without Foundation's locale-dependent formatters.
-func formatDecimal(_ value: Double, decimals: Int) -> String {
+public func formatDecimal(_ value: Double, decimals: Int) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let scaled = (abs(value) * scale).rounded()

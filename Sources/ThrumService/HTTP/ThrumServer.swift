@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ThrumTransport
+
+/// `thrum serve`: the hub behind HTTP and one WebSocket per client (Protocol/SERVICE.md). Build it,
+/// then ``run(onListening:)`` until SIGINT or SIGTERM; the boards stop cleanly after.
+public struct ThrumServer: Sendable {
+    public let hub: ServiceHub
+    public let configuration: ServiceConfiguration
+    let logger: Logger
+
+    public init(hub: ServiceHub, configuration: ServiceConfiguration, logger: Logger? = nil) {
+        self.hub = hub
+        self.configuration = configuration
+        self.logger = logger ?? Logger(label: "thrum.service")
+    }
+
+    /// Starts the boards, listens, calls `onListening` with the URL once the port is bound, serves
+    /// until SIGINT or SIGTERM, then stops the boards.
+    public func run(onListening: @escaping @Sendable (URL) -> Void) async throws {
+        try configuration.validate()
+        try await hub.start()
+        do {
+            let application = makeApplication(onListening: onListening)
+            try await application.runService()
+        } catch {
+            await hub.stop()
+            throw error
+        }
+        await hub.stop()
+    }
+
+    /// The application, for `run` and for tests (HummingbirdTesting), which bind port 0.
+    public func makeApplication(
+        onListening: @escaping @Sendable (URL) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let port = Locked(configuration.port)
+        let router = makeRouter { port.withLock { $0 } }
+        let limits = configuration.limits
+        let host = configuration.host
+        let token = configuration.token
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: limits.maxFrameBytes))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: "thrum"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port.withLock { $0 }
+                port.withLock { $0 = bound }
+                let shown = host.contains(":") ? "[\(host)]" : host
+                var text = "http://\(shown):\(bound)/"
+                if let token { text += "?token=\(token)" }
+                onListening(URL(string: text)!)
+            },
+            logger: logger)
+    }
+
+    /// Every route, behind the guard. `port` is read per request: with `--port 0` it is known only
+    /// once bound.
+    func makeRouter(port: @escaping @Sendable () -> Int) -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        let configuration = configuration
+        router.add(
+            middleware: GuardMiddleware { () -> RequestGuard in
+                RequestGuard(
+                    bindHost: configuration.host, port: port(), token: configuration.token,
+                    allowedOrigins: configuration.allowedOrigins)
+            })
+        WebRoutes.add(to: router)
+        APIRoutes(hub: hub, limits: configuration.limits).add(to: router)
+        let connections = WebSocketConnections(hub: hub, limits: configuration.limits)
+        router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            try await connections.serve(inbound: inbound, outbound: outbound)
+        }
+        return router
+    }
+}
