@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "ThrumServiceTests",
             dependencies: [
-                "ThrumService", "ThrumTesting", "Thrum", "ThrumModel",
+                "ThrumService", "ThrumTesting", "Thrum", "ThrumModel", "ThrumSimulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -32,12 +32,20 @@ public struct RequestGuard: Sendable {
 
     public var isLoopbackOnly: Bool { Self.isLoopback(bindHost) }
 
-    /// The Host values that name this service: loopback names with the port, and the bound address.
-    public var ownHosts: Set<String> {
-        var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
+    /// The names a loopback request may give as its Host: loopback names and the bound address.
+    public var ownHostNames: Set<String> {
         let bare = bindHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        hosts.insert(bare.contains(":") ? "[\(bare)]:\(port)" : "\(bare):\(port)")
-        return hosts
+        return ["127.0.0.1", "localhost", "[::1]", bare.contains(":") ? "[\(bare)]" : bare]
+    }
+
+    /// The service's own web origins: its names with its port.
+    public var ownOrigins: Set<String> { Set(ownHostNames.map { "http://\($0):\(port)" }) }
+
+    /// `[::1]:7878` → `[::1]`, `localhost:7878` → `localhost`: the name part of a Host header.
+    static func hostName(_ host: String) -> String {
+        let lower = host.lowercased()
+        if lower.hasPrefix("[") { return lower.split(separator: "]").first.map { $0 + "]" } ?? lower }
+        return lower.split(separator: ":").first.map(String.init) ?? lower
     }
 
     /// Checks one request. `needsToken`: the API and the WebSocket (the web page's static files
@@ -47,17 +55,19 @@ public struct RequestGuard: Sendable {
         // `Host: evil.example`. Bound beyond loopback the token guards instead, as clients may use
         // any of the machine's names.
         guard let host, !host.isEmpty else { return .refuse(status: 400, reason: "the request has no Host header") }
-        if isLoopbackOnly, !ownHosts.contains(host.lowercased()) {
+        if isLoopbackOnly, !ownHostNames.contains(Self.hostName(host)) {
             return .refuse(
                 status: 403,
                 reason: "Host `\(host)` is not this service's (DNS rebinding protection): use http://127.0.0.1:\(port)")
         }
-        // A browser always names the page's origin; only the service's own pages and the origins
-        // the user allowed get through. No Origin: a program, not a web page.
-        if let origin {
+        // A browser always names the page's origin (http or https, or `null`); only the service's
+        // own pages and the origins the user allowed get through. No Origin, or a ws: one (which
+        // WebSocket libraries send, and browsers never do): a program, not a web page.
+        if let origin, !Self.isProgramOrigin(origin) {
             let normalized = Self.normalizedOrigin(origin)
-            let own = ownHosts.map { "http://\($0)" } + (isLoopbackOnly ? [] : ["http://\(host.lowercased())"])
-            guard own.contains(normalized) || allowedOrigins.contains(normalized) else {
+            let sameHost = isLoopbackOnly ? [] : ["http://\(host.lowercased())"]
+            guard ownOrigins.contains(normalized) || sameHost.contains(normalized) || allowedOrigins.contains(normalized)
+            else {
                 return .refuse(
                     status: 403,
                     reason: "Origin `\(origin)` may not use this service: start it with --allow-origin \(origin) to allow it")
@@ -73,6 +83,12 @@ public struct RequestGuard: Sendable {
             }
         }
         return .allow
+    }
+
+    /// `ws://…` and `wss://…`: what WebSocket client libraries put in Origin; never a browser page's.
+    static func isProgramOrigin(_ origin: String) -> Bool {
+        let lower = origin.lowercased()
+        return lower.hasPrefix("ws://") || lower.hasPrefix("wss://")
     }
 
     /// `HTTP://LocalHost:80/` → `http://localhost:80`: origins compare without case or a trailing slash.

@@ -25,8 +25,9 @@ public struct ThrumServer: Sendable {
         try configuration.validate()
         try await hub.start()
         do {
-            let application = makeApplication(onListening: onListening)
-            try await application.runService()
+            try await makeApplication(onListening: onListening).runService()
+        } catch is CancellationError {
+            // SIGINT or SIGTERM while a socket was still closing: the shutdown cut it short, as asked.
         } catch {
             await hub.stop()
             throw error
