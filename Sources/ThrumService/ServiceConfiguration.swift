@@ -30,7 +30,8 @@ public struct ServiceConfiguration: Sendable {
         }
         if !RequestGuard.isLoopback(host), token == nil {
             throw ServiceConfigurationError(
-                "listening on \(host) lets other machines reach the boards: give a --token too (at least 16 characters)")
+                "listening on \(host) lets other machines reach the boards: give a --token too (at least 16 characters)"
+            )
         }
         guard (0...65535).contains(port) else { throw ServiceConfigurationError("port \(port) is not 0…65535") }
     }

@@ -44,7 +44,9 @@ import ThrumService
                 #expect(badTime["error"]?["field"] != nil)
                 let badParameter = try await socket.request(
                     "player.parameters", ["player": 1, "parameters": ["loudness": 1], "at": "now"])
-                #expect(badParameter["error"]?["field"] == "player" || badParameter["error"]?["field"] == "parameters.loudness")
+                #expect(
+                    badParameter["error"]?["field"] == "player"
+                        || badParameter["error"]?["field"] == "parameters.loudness")
                 // Still up: a request after all that is answered.
                 #expect(try await socket.result("time")["now"]?.doubleValue != nil)
             }
@@ -58,7 +60,10 @@ import ThrumService
                 let reply = try await socket.request("pattern.load", ["text": .string(broken), "name": "broken.ahap"])
                 #expect(reply["error"]?["code"] == "invalid_pattern")
                 let diagnostics = reply["error"]?["details"]?["diagnostics"]?.arrayValue ?? []
-                #expect(diagnostics.contains { $0["severity"] == "error" && $0["location"]?.stringValue?.contains("Time") == true })
+                #expect(
+                    diagnostics.contains {
+                        $0["severity"] == "error" && $0["location"]?.stringValue?.contains("Time") == true
+                    })
                 let status = try await socket.result("status")
                 #expect(status["clients"]?.arrayValue?.first?["patterns"] == 0)
             }
@@ -68,7 +73,8 @@ import ThrumService
     @Test func aPatternPlaysToItsEndAndTheOwnerHearsOfIt() async throws {
         try await ServiceHarness().run { _, port in
             try await ServiceSocket.connect(port: port) { socket in
-                let loaded = try await socket.result("pattern.load", ["text": .string(try example("slice.ahap")), "name": "slice.ahap"])
+                let loaded = try await socket.result(
+                    "pattern.load", ["text": .string(try example("slice.ahap")), "name": "slice.ahap"])
                 #expect(loaded["summary"]?["events"]?.arrayValue?.isEmpty == false)
                 #expect((loaded["summary"]?["timelineBytes"]?.intValue ?? 0) > 0)
                 let player = try await socket.result("player.create", ["pattern": loaded["pattern"]!])["player"]!
@@ -106,9 +112,12 @@ import ThrumService
                 // Full, then a stream that ends at 0.25: the newest value is what the board renders.
                 for step in 0..<200 {
                     let value = 1.0 - 0.75 * Double(step) / 199
-                    try await socket.send(["type": "player.parameters", "player": player, "parameters": ["intensity": .number(value)]])
+                    try await socket.send([
+                        "type": "player.parameters", "player": player, "parameters": ["intensity": .number(value)],
+                    ])
                 }
-                let acknowledged = try await socket.request("player.parameters", ["player": player, "parameters": ["intensity": 0.25]])
+                let acknowledged = try await socket.request(
+                    "player.parameters", ["player": player, "parameters": ["intensity": 0.25]])
                 #expect(acknowledged["type"] == "reply")
                 // Once the stream's newest value has played, the board renders swish's 0.5 times 0.25.
                 let settled = try await socket.result("time")["now"]!.doubleValue! + 0.05

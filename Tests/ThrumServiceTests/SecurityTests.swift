@@ -27,44 +27,74 @@ import ThrumService
         #expect(loopback.check(host: "localhost:7878", origin: nil, presentedToken: nil, needsToken: true) == .allow)
         #expect(loopback.check(host: "[::1]:7878", origin: nil, presentedToken: nil, needsToken: true) == .allow)
         #expect(loopback.check(host: "LOCALHOST", origin: nil, presentedToken: nil, needsToken: true) == .allow)
-        guard case .refuse(403, let reason) = loopback.check(
-            host: "attacker.example:7878", origin: nil, presentedToken: nil, needsToken: true)
-        else { Issue.record("a rebound name got through"); return }
+        guard
+            case .refuse(403, let reason) = loopback.check(
+                host: "attacker.example:7878", origin: nil, presentedToken: nil, needsToken: true)
+        else {
+            Issue.record("a rebound name got through")
+            return
+        }
         #expect(reason.contains("attacker.example"))
-        #expect(loopback.check(host: "127.0.0.1.attacker.example", origin: nil, presentedToken: nil, needsToken: false) != .allow)
+        #expect(
+            loopback.check(host: "127.0.0.1.attacker.example", origin: nil, presentedToken: nil, needsToken: false)
+                != .allow)
         #expect(loopback.check(host: nil, origin: nil, presentedToken: nil, needsToken: false) != .allow)
         // Beyond loopback the token guards, whatever name the client used.
         let wide = RequestGuard(bindHost: "0.0.0.0", port: 7878, token: "a-long-enough-secret")
-        #expect(wide.check(host: "studio-pc.local:7878", origin: nil, presentedToken: "a-long-enough-secret", needsToken: true) == .allow)
+        #expect(
+            wide.check(
+                host: "studio-pc.local:7878", origin: nil, presentedToken: "a-long-enough-secret", needsToken: true)
+                == .allow)
     }
 
     // Rule 3: Origin: the service's own pages and --allow-origin only; no Origin is a program.
     @Test func foreignOriginsAreRefused() {
-        #expect(loopback.check(host: "127.0.0.1:7878", origin: "http://127.0.0.1:7878", presentedToken: nil, needsToken: true) == .allow)
-        #expect(loopback.check(host: "localhost:7878", origin: "http://localhost:7878", presentedToken: nil, needsToken: true) == .allow)
+        #expect(
+            loopback.check(
+                host: "127.0.0.1:7878", origin: "http://127.0.0.1:7878", presentedToken: nil, needsToken: true)
+                == .allow)
+        #expect(
+            loopback.check(
+                host: "localhost:7878", origin: "http://localhost:7878", presentedToken: nil, needsToken: true)
+                == .allow)
         for origin in ["http://evil.example", "https://127.0.0.1:7878", "http://127.0.0.1:9999", "null", "file://"] {
             #expect(
                 loopback.check(host: "127.0.0.1:7878", origin: origin, presentedToken: nil, needsToken: true) != .allow,
                 "\(origin) got through")
         }
-        let allowing = RequestGuard(bindHost: "127.0.0.1", port: 7878, token: nil, allowedOrigins: ["http://localhost:3000/"])
-        #expect(allowing.check(host: "127.0.0.1:7878", origin: "http://LOCALHOST:3000", presentedToken: nil, needsToken: true) == .allow)
-        #expect(loopback.check(host: "127.0.0.1:7878", origin: "ws://localhost", presentedToken: nil, needsToken: true) == .allow)
+        let allowing = RequestGuard(
+            bindHost: "127.0.0.1", port: 7878, token: nil, allowedOrigins: ["http://localhost:3000/"])
+        #expect(
+            allowing.check(
+                host: "127.0.0.1:7878", origin: "http://LOCALHOST:3000", presentedToken: nil, needsToken: true)
+                == .allow)
+        #expect(
+            loopback.check(host: "127.0.0.1:7878", origin: "ws://localhost", presentedToken: nil, needsToken: true)
+                == .allow)
     }
 
     // Rule 4: the token on the API and the WebSocket, not on the page's files.
     @Test func theTokenIsRequiredWhereItGuards() {
         let guarded = RequestGuard(bindHost: "127.0.0.1", port: 7878, token: "a-long-enough-secret")
-        #expect(guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: nil, needsToken: true) == .refuse(status: 401, reason: "this service needs its token: `Authorization: Bearer TOKEN` or `?token=TOKEN`"))
-        #expect(guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: "a-long-enough-secreT", needsToken: true) == .refuse(status: 401, reason: "wrong token"))
-        #expect(guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: "a-long-enough-secret", needsToken: true) == .allow)
+        #expect(
+            guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: nil, needsToken: true)
+                == .refuse(
+                    status: 401, reason: "this service needs its token: `Authorization: Bearer TOKEN` or `?token=TOKEN`"
+                ))
+        #expect(
+            guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: "a-long-enough-secreT", needsToken: true)
+                == .refuse(status: 401, reason: "wrong token"))
+        #expect(
+            guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: "a-long-enough-secret", needsToken: true)
+                == .allow)
         #expect(guarded.check(host: "127.0.0.1:7878", origin: nil, presentedToken: nil, needsToken: false) == .allow)
     }
 
     // Rules 2–4 and 9 over HTTP, through the real middleware.
     @Test func theMiddlewareRefusesOverHTTP() async throws {
         let harness = ServiceHarness(
-            configuration: ServiceConfiguration(port: 0, token: "a-long-enough-secret", allowedOrigins: ["http://localhost:3000"]))
+            configuration: ServiceConfiguration(
+                port: 0, token: "a-long-enough-secret", allowedOrigins: ["http://localhost:3000"]))
         try await harness.run { client, port in
             let unauthorized = try await client.execute(uri: "/api/status", method: .get)
             #expect(unauthorized.status == .unauthorized)
@@ -73,13 +103,15 @@ import ThrumService
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
             }
             try await client.execute(
-                uri: "/api/status", method: .get, headers: [.authorization: "Bearer a-long-enough-secret", .origin: "http://evil.example"]
+                uri: "/api/status", method: .get,
+                headers: [.authorization: "Bearer a-long-enough-secret", .origin: "http://evil.example"]
             ) { response in
                 #expect(response.status == .forbidden)
                 #expect(String(buffer: response.body).contains("--allow-origin"))
             }
             try await client.execute(
-                uri: "/api/status", method: .get, headers: [.authorization: "Bearer a-long-enough-secret", .origin: "http://localhost:3000"]
+                uri: "/api/status", method: .get,
+                headers: [.authorization: "Bearer a-long-enough-secret", .origin: "http://localhost:3000"]
             ) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.accessControlAllowOrigin] == "http://localhost:3000")
@@ -105,12 +137,14 @@ import ThrumService
                 .connection: "Upgrade", .upgrade: "websocket", .secWebSocketVersion: "13",
                 .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==", .origin: "http://evil.example",
             ]
-            let foreign = try await client.execute(uri: "/ws?token=a-long-enough-secret", method: .get, headers: handshake)
+            let foreign = try await client.execute(
+                uri: "/ws?token=a-long-enough-secret", method: .get, headers: handshake)
             #expect(foreign.status == .forbidden)
         }
         try await harness.run { _, port in
             await #expect(throws: (any Error).self) {
-                try await ServiceSocket.connect(port: port, path: "/ws") { _ in Issue.record("no token opened a socket") }
+                try await ServiceSocket.connect(port: port, path: "/ws") { _ in Issue.record("no token opened a socket")
+                }
             }
             await #expect(throws: (any Error).self) {
                 try await ServiceSocket.connect(port: port, path: "/ws?token=wrong-but-long-enough") { _ in
@@ -166,10 +200,12 @@ import ThrumService
             let swish = try example("swish.ahap")
             try await ServiceSocket.connect(port: port) { stayer in
                 let pattern = try await stayer.result("pattern.load", ["text": .string(swish)])["pattern"]!
-                let right = try await stayer.result("player.create", ["pattern": pattern, "locality": "right"])["player"]!
+                let right = try await stayer.result("player.create", ["pattern": pattern, "locality": "right"])[
+                    "player"]!
                 try await ServiceSocket.connect(port: port) { leaver in
                     let theirs = try await leaver.result("pattern.load", ["text": .string(swish)])["pattern"]!
-                    let leftPlayer = try await leaver.result("player.create", ["pattern": theirs, "locality": "left"])["player"]!
+                    let leftPlayer = try await leaver.result("player.create", ["pattern": theirs, "locality": "left"])[
+                        "player"]!
                     try await leaver.result("player.start", ["player": leftPlayer])
                     try await stayer.result("player.start", ["player": right])
                     let trespass = try await stayer.request("player.stop", ["player": leftPlayer])

@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSClient
 import Logging
+import Synchronization
 import Testing
 import Thrum
 import ThrumService
@@ -91,7 +91,9 @@ final class ServiceSocket: Sendable {
     }
 
     /// The first message (kept or arriving) that `matches`, within `seconds`.
-    func next(within seconds: Double = 10, where matches: @escaping @Sendable (JSONValue) -> Bool) async throws
+    func next(
+        within seconds: Double = 10, where matches: @escaping @Sendable (JSONValue) -> Bool
+    ) async throws
         -> JSONValue
     {
         let inbox = inbox
@@ -127,9 +129,19 @@ final class ServiceSocket: Sendable {
                         }
                     } catch {}
                 }
-                try await body(socket)
+                do {
+                    try await body(socket)
+                } catch {
+                    // The reader's iterator must be gone before the WebSocket layer reads on.
+                    reader.cancel()
+                    await reader.value
+                    throw error
+                }
                 finished.withLock { $0 = true }
-                reader.cancel()
+                // Close, then let the reader see the service's close frame: no iterator of the inbound
+                // stream outlives this handler.
+                try? await outbound.close(.normalClosure, reason: nil)
+                await reader.value
             }
         } catch is CancellationError where finished.withLock({ $0 }) {
             // The close handshake was cut short after the test's part had run to its end.
@@ -140,7 +152,8 @@ final class ServiceSocket: Sendable {
 /// Messages that arrived, kept until a waiter takes them; waiters resume as their message arrives.
 actor Inbox {
     private var kept: [JSONValue] = []
-    private var waiters: [Int: (matches: @Sendable (JSONValue) -> Bool, continuation: CheckedContinuation<JSONValue?, Never>)] = [:]
+    private var waiters:
+        [Int: (matches: @Sendable (JSONValue) -> Bool, continuation: CheckedContinuation<JSONValue?, Never>)] = [:]
 
     func deliver(_ message: JSONValue) {
         if let (id, waiter) = waiters.first(where: { $0.value.matches(message) }) {
@@ -165,7 +178,12 @@ actor Inbox {
 
 final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

@@ -20,6 +20,7 @@ public final class ClientConnection: Sendable {
 
     struct Details: Sendable {
         var name = "client"
+        /// Real-time values sent to the board (each parameter and pan counts one).
         var realtimeSent = 0
         var realtimeFailures = 0
         var dropped = 0
@@ -71,7 +72,7 @@ public final class ClientConnection: Sendable {
                             pending.parameters.map { DynamicParameter($0.key, value: $0.value, time: 0) })
                     }
                     if let pan = pending.pan { try await player.sendRealtimePan(pan) }
-                    details.withLock { $0.realtimeSent += 1 }
+                    details.withLock { $0.realtimeSent += pending.parameters.count + (pending.pan == nil ? 0 : 1) }
                 } catch {
                     details.withLock { $0.realtimeFailures += 1 }
                     send(ServiceMessages.error(ServiceError.from(error), id: nil, request: "player.realtime"))

@@ -66,11 +66,14 @@ public struct RequestGuard: Sendable {
         if let origin, !Self.isProgramOrigin(origin) {
             let normalized = Self.normalizedOrigin(origin)
             let sameHost = isLoopbackOnly ? [] : ["http://\(host.lowercased())"]
-            guard ownOrigins.contains(normalized) || sameHost.contains(normalized) || allowedOrigins.contains(normalized)
+            guard
+                ownOrigins.contains(normalized) || sameHost.contains(normalized) || allowedOrigins.contains(normalized)
             else {
                 return .refuse(
                     status: 403,
-                    reason: "Origin `\(origin)` may not use this service: start it with --allow-origin \(origin) to allow it")
+                    reason:
+                        "Origin `\(origin)` may not use this service: start it with --allow-origin \(origin) to allow it"
+                )
             }
         }
         if needsToken, let token {

@@ -49,7 +49,8 @@ public struct ThrumServer: Sendable {
             server: .http1WebSocketUpgrade(
                 webSocketRouter: router,
                 configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: limits.maxFrameBytes))),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: "thrum"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: configuration.port), serverName: "thrum"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port.withLock { $0 }
                 port.withLock { $0 = bound }
@@ -75,7 +76,9 @@ public struct ThrumServer: Sendable {
         WebRoutes.add(to: router)
         APIRoutes(hub: hub, limits: configuration.limits).add(to: router)
         let connections = WebSocketConnections(hub: hub, limits: configuration.limits)
-        router.ws("/ws") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+        router.ws("/ws") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
             try await connections.serve(inbound: inbound, outbound: outbound)
         }
         return router

@@ -59,8 +59,8 @@ struct WebSocketConnections: Sendable {
         let request: ServiceRequest
         switch ServiceRequest.parse(text) {
         case .success(let parsed): request = parsed
-        case .failure(let error):
-            client.send(ServiceMessages.error(error, id: nil, request: nil))
+        case .failure(let unreadable):
+            client.send(ServiceMessages.error(unreadable.error, id: unreadable.id, request: nil))
             return nil
         }
         if ParameterFields.isRealtime(request) {
@@ -72,7 +72,8 @@ struct WebSocketConnections: Sendable {
                 ServiceMessages.error(
                     ServiceError(
                         .rateLimited,
-                        "more than \(Int(limits.requestsPerSecond)) requests a second: slow down (real-time parameters are not limited, they merge)"),
+                        "more than \(Int(limits.requestsPerSecond)) requests a second: slow down (real-time parameters are not limited, they merge)"
+                    ),
                     id: request.id, request: request.type))
             return nil
         }

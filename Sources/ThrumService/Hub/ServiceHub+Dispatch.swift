@@ -28,7 +28,8 @@ extension ServiceHub {
             return [:]
         default:
             throw ServiceError(
-                .unknownType, "unknown message type `\(request.type)` (Protocol/SERVICE.md §6 lists them)", field: "type")
+                .unknownType, "unknown message type `\(request.type)` (Protocol/SERVICE.md §6 lists them)",
+                field: "type")
         }
     }
 
@@ -84,11 +85,13 @@ extension ServiceHub {
             throw ServiceError(
                 .badRequest, "this client has \(limits.maxPatternsPerClient) patterns loaded already: free one first")
         }
-        let report = PatternReport(text: Data(text.utf8), name: name, strict: try request.optionalBool("strict") ?? false)
+        let report = PatternReport(
+            text: Data(text.utf8), name: name, strict: try request.optionalBool("strict") ?? false)
         guard let pattern = report.pattern else {
             throw ServiceError(
                 .invalidPattern,
-                "\(name) has errors: " + (report.diagnostics.first { $0.severity == .error }.map { "\($0)" } ?? "unknown"),
+                "\(name) has errors: "
+                    + (report.diagnostics.first { $0.severity == .error }.map { "\($0)" } ?? "unknown"),
                 field: "text", details: ["diagnostics": report.diagnosticsJSON])
         }
         let id = nextPatternID
@@ -105,7 +108,9 @@ extension ServiceHub {
 
     // MARK: players
 
-    private func createPlayer(_ request: ServiceRequest, _ client: ClientConnection) async throws(ServiceError)
+    private func createPlayer(
+        _ request: ServiceRequest, _ client: ClientConnection
+    ) async throws(ServiceError)
         -> JSONValue
     {
         let loaded = try ownedPattern(request, by: client)
@@ -116,7 +121,9 @@ extension ServiceHub {
         return ["player": .int(player.id)]
     }
 
-    private func destroyPlayer(_ request: ServiceRequest, _ client: ClientConnection) async throws(ServiceError)
+    private func destroyPlayer(
+        _ request: ServiceRequest, _ client: ClientConnection
+    ) async throws(ServiceError)
         -> JSONValue
     {
         let entry = try ownedPlayer(request, by: client)
@@ -127,14 +134,17 @@ extension ServiceHub {
     }
 
     /// The transport and scheduled controls of a player.
-    private func control(_ request: ServiceRequest, _ client: ClientConnection) async throws(ServiceError) -> JSONValue {
+    private func control(_ request: ServiceRequest, _ client: ClientConnection) async throws(ServiceError) -> JSONValue
+    {
         let player = try ownedPlayer(request, by: client).player
         switch request.type {
         case "player.start":
             let at = try request.time()
+            players[player.id]?.stopRequested = false
             try await engine { try await player.start(at: at) }
         case "player.stop":
             let at = try request.time()
+            players[player.id]?.stopRequested = true
             try await engine { try await player.stop(at: at) }
         case "player.pause":
             let at = try request.time()
@@ -153,7 +163,9 @@ extension ServiceHub {
             let rate = try request.number("rate", in: (1.0 / 256)...16)
             try await engine { try await player.setRate(rate) }
         case "player.parameters":
-            let parameters = try ParameterFields.parse(request).map { DynamicParameter($0.key, value: $0.value, time: 0) }
+            let parameters = try ParameterFields.parse(request).map {
+                DynamicParameter($0.key, value: $0.value, time: 0)
+            }
             let at = try request.time()
             try await engine { try await player.sendParameters(parameters, at: at) }
         case "player.pan":

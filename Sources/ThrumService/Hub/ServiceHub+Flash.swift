@@ -6,7 +6,8 @@ import ThrumTransport
 extension ServiceHub {
     private func flashEngine() throws(ServiceError) -> HapticEngine {
         guard let engine = stage.flashEngine else {
-            throw ServiceError(.notSupported, "a rig has no flash slots: store on one board with `thrum serve --device`")
+            throw ServiceError(
+                .notSupported, "a rig has no flash slots: store on one board with `thrum serve --device`")
         }
         return engine
     }

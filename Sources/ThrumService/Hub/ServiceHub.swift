@@ -29,6 +29,9 @@ public actor ServiceHub {
         var owner: Int
         var pattern: Int
         var player: any StagePlayer
+        /// Its owner stopped it since its last start: the board's "finished" that follows is the
+        /// stop's, not the pattern's end, and is not reported (SERVICE.md §4).
+        var stopRequested = false
     }
 
     public init(stage: any ServiceStage, limits: ServiceLimits = ServiceLimits(), logger: Logger? = nil) {
@@ -90,7 +93,7 @@ public actor ServiceHub {
         let (name, fields) = Self.describe(event)
         let message = ServiceMessages.event(name, fields, time: now)
         if case .playerFinished(let player) = event {
-            if let owner = players[player]?.owner { clients[owner]?.send(message) }
+            if let entry = players[player], !entry.stopRequested { clients[entry.owner]?.send(message) }
             return
         }
         for client in clients.values { client.send(message) }
@@ -104,7 +107,8 @@ public actor ServiceHub {
             ("fault", ["board": .string(board), "fault": .string(fault), "channel": channel.map { .int($0) } ?? .null])
         case .boardLeft(let board, let cause): ("board.left", ["board": .string(board), "cause": .string(cause)])
         case .boardRejoined(let board): ("board.rejoined", ["board": .string(board)])
-        case .engineStopped(let board, let reason): ("engine.stopped", ["board": .string(board), "reason": .string(reason)])
+        case .engineStopped(let board, let reason):
+            ("engine.stopped", ["board": .string(board), "reason": .string(reason)])
         case .engineStarted(let board): ("engine.started", ["board": .string(board)])
         case .engineReset(let board): ("engine.reset", ["board": .string(board)])
         case .log(let board, let level, let text):

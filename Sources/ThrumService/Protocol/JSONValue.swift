@@ -85,7 +85,9 @@ extension JSONValue: Codable {
         case .bool(let value): try container.encode(value)
         case .number(let value):
             // Whole numbers print without a fraction, as a client's JSON.parse expects of ids and counts.
-            if value.rounded() == value, abs(value) < 9.0e15 { try container.encode(Int64(value)) } else {
+            if value.rounded() == value, abs(value) < 9.0e15 {
+                try container.encode(Int64(value))
+            } else {
                 try container.encode(value)
             }
         case .string(let value): try container.encode(value)

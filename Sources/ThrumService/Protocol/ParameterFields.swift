@@ -25,7 +25,8 @@ enum ParameterFields {
             }
             guard let number = value.doubleValue, number.isFinite else {
                 throw ServiceError(
-                    .badRequest, "`parameters.\(key)` must be a number, found \(value.typeName)", field: "parameters.\(key)")
+                    .badRequest, "`parameters.\(key)` must be a number, found \(value.typeName)",
+                    field: "parameters.\(key)")
             }
             values[id] = Float(number)
         }

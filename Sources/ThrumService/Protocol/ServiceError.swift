@@ -40,7 +40,9 @@ public struct ServiceError: Error, Sendable, Equatable {
 
     /// `bad_request` for `field`: "`field` must be EXPECTED, found TYPE".
     static func wrongType(_ field: String, expected: String, found: JSONValue?) -> ServiceError {
-        guard let found else { return ServiceError(.badRequest, "`\(field)` is missing: expected \(expected)", field: field) }
+        guard let found else {
+            return ServiceError(.badRequest, "`\(field)` is missing: expected \(expected)", field: field)
+        }
         return ServiceError(.badRequest, "`\(field)` must be \(expected), found \(found.typeName)", field: field)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ThrumModel
 
 /// One message from a client (Protocol/SERVICE.md §3): its `id` (echoed in the reply; absent: no
 /// reply unless it fails), its `type`, and typed access to its fields that names the field at fault.
@@ -9,28 +10,49 @@ public struct ServiceRequest: Sendable {
     public var type: String
     public var fields: [String: JSONValue]
 
-    /// Reads one client message, or the error reply that answers it.
-    public static func parse(_ text: String) -> Result<ServiceRequest, ServiceError> {
+    /// Reads one client message, or the error reply that answers it (with the message's id when
+    /// that much could be read).
+    public static func parse(_ text: String) -> Result<ServiceRequest, Unreadable> {
         let value: JSONValue
         switch JSONValue.parse(Data(text.utf8)) {
         case .success(let parsed): value = parsed
-        case .failure(let failure): return .failure(ServiceError(.badJSON, "the message is not JSON: \(failure.message)"))
+        case .failure(let failure):
+            // Thrum's own JSON reader says where the text goes wrong (line and column).
+            let syntax = PatternFile.checkSyntax(data: Data(text.utf8)).map {
+                "\($0.message) (\($0.position.map { "\($0)" } ?? "?"))"
+            }
+            return .failure(Unreadable(ServiceError(.badJSON, "the message is not JSON: \(syntax ?? failure.message)")))
         }
         guard let fields = value.objectValue else {
-            return .failure(ServiceError(.badJSON, "a message must be a JSON object, found \(value.typeName)"))
+            return .failure(
+                Unreadable(ServiceError(.badJSON, "a message must be a JSON object, found \(value.typeName)")))
         }
         let id = fields["id"]
         switch id {
-        case nil, .null, .string?: break
+        case nil, .null?, .string?: break
         case .number(let number)? where number.rounded() == number: break
         case let other?:
             return .failure(
-                ServiceError(.badRequest, "`id` must be an integer or a string, found \(other.typeName)", field: "id"))
+                Unreadable(
+                    ServiceError(
+                        .badRequest, "`id` must be an integer or a string, found \(other.encoded)", field: "id")))
         }
+        let usableID = id == .null ? nil : id
         guard let type = fields["type"]?.stringValue else {
-            return .failure(.wrongType("type", expected: "a string", found: fields["type"]))
+            return .failure(Unreadable(.wrongType("type", expected: "a string", found: fields["type"]), id: usableID))
         }
-        return .success(ServiceRequest(id: id == .null ? nil : id, type: type, fields: fields))
+        return .success(ServiceRequest(id: usableID, type: type, fields: fields))
+    }
+
+    /// A message that is not a request, and its id if it had a usable one.
+    public struct Unreadable: Error, Sendable {
+        public var error: ServiceError
+        public var id: JSONValue?
+
+        init(_ error: ServiceError, id: JSONValue? = nil) {
+            self.error = error
+            self.id = id
+        }
     }
 
     public init(id: JSONValue?, type: String, fields: [String: JSONValue]) {
@@ -42,7 +64,9 @@ public struct ServiceRequest: Sendable {
     // MARK: typed fields
 
     func string(_ name: String) throws(ServiceError) -> String {
-        guard let value = fields[name]?.stringValue else { throw .wrongType(name, expected: "a string", found: fields[name]) }
+        guard let value = fields[name]?.stringValue else {
+            throw .wrongType(name, expected: "a string", found: fields[name])
+        }
         return value
     }
 
@@ -52,7 +76,9 @@ public struct ServiceRequest: Sendable {
     }
 
     func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(ServiceError) -> Int {
-        guard let value = fields[name]?.intValue else { throw .wrongType(name, expected: "an integer", found: fields[name]) }
+        guard let value = fields[name]?.intValue else {
+            throw .wrongType(name, expected: "an integer", found: fields[name])
+        }
         if let range, !range.contains(value) {
             throw ServiceError(
                 .badRequest, "`\(name)` must be between \(range.lowerBound) and \(range.upperBound), found \(value)",
@@ -79,7 +105,9 @@ public struct ServiceRequest: Sendable {
     }
 
     func bool(_ name: String) throws(ServiceError) -> Bool {
-        guard let value = fields[name]?.boolValue else { throw .wrongType(name, expected: "a boolean", found: fields[name]) }
+        guard let value = fields[name]?.boolValue else {
+            throw .wrongType(name, expected: "a boolean", found: fields[name])
+        }
         return value
     }
 
@@ -103,7 +131,8 @@ public struct ServiceRequest: Sendable {
         case .number(let value)? where value.isFinite && value >= 0: return .at(value)
         case let other?:
             throw ServiceError(
-                .badRequest, "`\(name)` must be \"now\" or a time in seconds on the service's clock, found \(other.typeName)",
+                .badRequest,
+                "`\(name)` must be \"now\" or a time in seconds on the service's clock, found \(other.typeName)",
                 field: name)
         }
     }

@@ -24,7 +24,9 @@ enum BoardDescription {
         object["channels"] = .array(
             (0..<count).map { index in
                 var channel: [String: JSONValue] = ["index": .int(index)]
-                if channelNames.indices.contains(index), let name = channelNames[index] { channel["name"] = .string(name) }
+                if channelNames.indices.contains(index), let name = channelNames[index] {
+                    channel["name"] = .string(name)
+                }
                 if let kind = capabilities?.channels[safe: index]?.kind { channel["kind"] = .string("\(kind)") }
                 if let fault = faults[index] { channel["fault"] = .string("\(fault)") }
                 return .object(channel)

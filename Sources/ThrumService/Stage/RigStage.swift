@@ -27,7 +27,8 @@ public final class RigStage: ServiceStage {
             task = Task {
                 for await event in rigEvents {
                     switch event {
-                    case .boardLeft(let board, let cause): continuation.yield(.boardLeft(board: board, cause: "\(cause)"))
+                    case .boardLeft(let board, let cause):
+                        continuation.yield(.boardLeft(board: board, cause: "\(cause)"))
                     case .boardRejoined(let board, _, _, _): continuation.yield(.boardRejoined(board: board))
                     case .engine(let board, let event):
                         // A board's player ids are not the rig's: its finished events stay inside the rig.
@@ -84,7 +85,8 @@ public final class RigStage: ServiceStage {
             for channel in 0..<channels.count {
                 sources.append(
                     TraceSource(
-                        board: board.name, channel: channel, name: names[safe: channel].flatMap { $0.isEmpty ? nil : $0 },
+                        board: board.name, channel: channel,
+                        name: names[safe: channel].flatMap { $0.isEmpty ? nil : $0 },
                         engine: engine,
                         serviceTime: { micros in
                             // Inverts the estimate: board = host + offset + drift × (host − reference), in µs.

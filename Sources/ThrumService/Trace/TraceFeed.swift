@@ -34,7 +34,12 @@ actor TraceFeed {
         return [
             "rate": .number(rate),
             "channels": .array(
-                sources.map { ["board": .string($0.board), "channel": .int($0.channel), "name": .optional($0.name.map { .string($0) })] }),
+                sources.map {
+                    [
+                        "board": .string($0.board), "channel": .int($0.channel),
+                        "name": .optional($0.name.map { .string($0) }),
+                    ]
+                }),
         ]
     }
 
