@@ -11,7 +11,8 @@ import Thrum
 /// ```
 ///
 /// The engines share the board: starting one starts it, and stopping one stops the board for all
-/// of them (a board has one host session).
+/// of them (a board has one host session). So does destroying one while it runs (Core Haptics'
+/// `.engineDestroyed`): keep each engine as long as its players play, as Apple asks.
 public final class ThrumDeviceHaptics: Sendable {
     /// The board's one Thrum engine.
     public let engine: HapticEngine
