@@ -56,18 +56,7 @@ struct EngineLifecycleTests {
     func flowStartBeforeAnswer() async throws {
         let board = VirtualBoard()
         let reasons = Reasons()
-        let called = Latch()
-        let gate = Gate()
-        try await board.onMain {
-            board.engine.isAutoShutdownEnabled = true
-            board.engine.stoppedHandler = { reasons.append($0) }
-            board.engine.notifyWhenPlayersFinished { _ in
-                called.open()
-                gate.wait()
-                return .stopEngine
-            }
-        }
-        try await board.wait { called.isOpen }
+        let gate = try await heldStopEngineAnswer(board, reasons, startingFirst: false, autoShutdown: true)
         try await board.onMain {
             try board.engine.start()
             try board.engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0)
@@ -206,17 +195,7 @@ struct EngineLifecycleTests {
     func startBetweenOnRunningEngine() async throws {
         let board = VirtualBoard()
         let reasons = Reasons()
-        let (called, gate) = (Latch(), Gate())
-        try await board.onMain {
-            board.engine.stoppedHandler = { reasons.append($0) }
-            try board.engine.start()
-            board.engine.notifyWhenPlayersFinished { _ in
-                called.open()
-                gate.wait()
-                return .stopEngine
-            }
-        }
-        try await board.wait { called.isOpen }
+        let gate = try await heldStopEngineAnswer(board, reasons, startingFirst: true)
         try await board.onMain { try board.engine.start() }  // already running: no new run
         gate.open()
         try await board.wait { reasons.values == [.notifyWhenFinished] }
@@ -227,17 +206,7 @@ struct EngineLifecycleTests {
     func restartBetween() async throws {
         let board = VirtualBoard()
         let reasons = Reasons()
-        let (called, gate) = (Latch(), Gate())
-        try await board.onMain {
-            board.engine.stoppedHandler = { reasons.append($0) }
-            try board.engine.start()
-            board.engine.notifyWhenPlayersFinished { _ in
-                called.open()
-                gate.wait()
-                return .stopEngine
-            }
-        }
-        try await board.wait { called.isOpen }
+        let gate = try await heldStopEngineAnswer(board, reasons, startingFirst: true)
         try await board.clock.drive { try await board.engine.stop() }
         try await board.clock.drive { try await board.engine.start() }
         gate.open()
@@ -348,6 +317,26 @@ struct EngineLifecycleTests {
         try CHHapticPattern(
             events: [CHHapticEvent(eventType: .hapticContinuous, parameters: [], relativeTime: 0, duration: 10)],
             parameters: [])
+    }
+
+    /// Sets the stopped handler (into `reasons`) and a finished handler that answers `.stopEngine`
+    /// only once the test opens the gate it returns; returns once the engine has called it.
+    func heldStopEngineAnswer(
+        _ board: VirtualBoard, _ reasons: Reasons, startingFirst: Bool, autoShutdown: Bool = false
+    ) async throws -> Gate {
+        let (called, gate) = (Latch(), Gate())
+        try await board.onMain {
+            board.engine.isAutoShutdownEnabled = autoShutdown
+            board.engine.stoppedHandler = { reasons.append($0) }
+            if startingFirst { try board.engine.start() }
+            board.engine.notifyWhenPlayersFinished { _ in
+                called.open()
+                gate.wait()
+                return .stopEngine
+            }
+        }
+        try await board.wait { called.isOpen }
+        return gate
     }
 
     /// Waits until every callback queued so far has run: a finished handler registered now is
