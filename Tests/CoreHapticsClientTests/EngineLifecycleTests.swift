@@ -68,6 +68,18 @@ struct EngineLifecycleTests {
         try await expectOnlyUnplugHeard(board, reasons)
     }
 
+    @Test("flow: a player's start while the app's start is still under way waits for it, and plays")
+    func playerStartDuringStart() async throws {
+        let board = VirtualBoard()
+        let started = Latch()
+        try await board.onMain {
+            board.engine.isAutoShutdownEnabled = true
+            board.engine.start { error in if error == nil { started.open() } }
+            try board.engine.makePlayer(with: FeedbackManager.tap()).start(atTime: 0)
+        }
+        try await board.wait { started.isOpen && board.playedTicks > 0 }
+    }
+
     // MARK: start and the app's stop
 
     @Test("start() runs the engine; the app's stop() stops it and the stopped handler is not called")

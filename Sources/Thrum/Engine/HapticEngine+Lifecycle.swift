@@ -22,8 +22,19 @@ extension HapticEngine {
         set { handlers.reset = newValue }
     }
 
-    /// Opens the device (once), shakes hands with the board and wakes its drivers.
+    /// Opens the device (once), shakes hands with the board and wakes its drivers. Calls that
+    /// come while a start is under way wait for it and share its outcome (a second handshake on
+    /// the same link would leave the first caller waiting for ever).
     public func start() async throws {
+        if isRunning { return }
+        if let starting = session.starting { return try await starting.value }
+        let starting = Task { try await startNow() }
+        session.starting = starting
+        defer { session.starting = nil }
+        try await starting.value
+    }
+
+    private func startNow() async throws {
         if isRunning { return }
         let link = try session.openLink { link in
             Task { [weak self] in
