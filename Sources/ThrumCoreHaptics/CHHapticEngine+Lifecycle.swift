@@ -27,7 +27,9 @@ extension CHHapticEngine {
     }
 
     /// Called when the engine stopped for a reason of its own: `.idleTimeout`,
-    /// `.notifyWhenFinished`, `.engineDestroyed`, `.systemError`. Not for the app's `stop`.
+    /// `.notifyWhenFinished`, `.engineDestroyed`, `.systemError`, and for an engine made by
+    /// ``ThrumDeviceHaptics`` whose board went away, `.gameControllerDisconnect`. Not for the
+    /// app's `stop`.
     public var stoppedHandler: StoppedHandler {
         get {
             let handler: StoppedHandler? = state.withLock { $0.stopped }
@@ -90,7 +92,7 @@ extension CHHapticEngine {
                 guard let self else { return }
                 switch event {
                 case .stopped(let reason):
-                    let mapped = Self.stoppedReason(reason)
+                    let mapped = self.stoppedReason(reason)
                     let handler = Unchecked(self.stoppedHandler)
                     self.callbacks.deliver { handler.value(mapped) }
                 case .reset:
@@ -103,13 +105,14 @@ extension CHHapticEngine {
         }
     }
 
-    /// Apple's reason for a Thrum engine's stop: a board fault, a lapsed keep-alive or a lost
-    /// device are system errors to Core Haptics code.
-    static func stoppedReason(_ reason: Thrum.StoppedReason) -> StoppedReason {
+    /// Apple's reason for a Thrum engine's stop: a board fault or a lapsed keep-alive is a system
+    /// error to Core Haptics code, and so is a lost device, but to a game controller's engine.
+    func stoppedReason(_ reason: Thrum.StoppedReason) -> StoppedReason {
         switch reason {
         case .idleTimeout: .idleTimeout
         case .notifyWhenFinished: .notifyWhenFinished
-        default: .systemError
+        case .deviceLost: state.withLock { $0.deviceLoss }
+        case .boardFault, .keepAliveLapsed, .systemError: .systemError
         }
     }
 

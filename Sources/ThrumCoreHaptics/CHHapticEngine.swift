@@ -43,6 +43,9 @@ open class CHHapticEngine: NSObject, @unchecked Sendable {
     struct State {
         var stopped: StoppedHandler?
         var reset: ResetHandler?
+        /// What the stopped handler hears when the board goes away: a game controller's engine
+        /// (``ThrumDeviceHaptics``) hears `.gameControllerDisconnect`.
+        var deviceLoss = StoppedReason.systemError
         var settings = (
             autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false
         )

@@ -38,10 +38,14 @@ public final class ThrumDeviceHaptics: Sendable {
     }
 
     /// A Core Haptics engine whose players play on `locality`; nil when the board (once started)
-    /// has no such channels, as Game Controller answers for a locality a controller lacks.
+    /// has no such channels, as Game Controller answers for a locality a controller lacks. When
+    /// the board goes away, its stopped handler hears `.gameControllerDisconnect`, as a
+    /// controller's engine does.
     public func createEngine(withLocality locality: HapticLocality) -> CHHapticEngine? {
         if let channels = blockingChannels(), (try? channels.resolve(locality)) == nil { return nil }
-        return CHHapticEngine(engine: engine, locality: locality)
+        let created = CHHapticEngine(engine: engine, locality: locality)
+        created.state.withLock { $0.deviceLoss = .gameControllerDisconnect }
+        return created
     }
 
     private func blockingChannels() -> BoardChannels? {

@@ -283,6 +283,20 @@ struct EngineLifecycleTests {
         try await board.wait { board.playedTicks > 0 }
     }
 
+    @Test("a game controller's engine (ThrumDeviceHaptics) whose board goes away hears .gameControllerDisconnect")
+    func controllerDisconnected() async throws {
+        let clock = ManualClock()
+        let socket = BoardSocket(clock: clock)
+        let haptics = ThrumDeviceHaptics(engine: HapticEngine(manualClock: clock, open: socket.plugIn))
+        let reasons = Reasons()
+        let engine = try await clock.drive { try #require(haptics.createEngine(withLocality: .all)) }
+        engine.stoppedHandler = { reasons.append($0) }
+        try await clock.drive { try await engine.start() }
+        await socket.unplug()
+        try await clock.drive { while reasons.values != [.gameControllerDisconnect] { await Task.yield() } }
+        #expect(await !haptics.engine.isRunning)
+    }
+
     @Test("a board that reboots calls the reset handler, not the stopped handler; a player's start wakes the engine")
     func resetThenWakes() async throws {
         let board = VirtualBoard()
