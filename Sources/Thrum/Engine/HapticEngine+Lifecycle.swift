@@ -22,16 +22,24 @@ extension HapticEngine {
         set { handlers.reset = newValue }
     }
 
-    /// Opens the device (once), shakes hands with the board and wakes its drivers. Calls that
-    /// come while a start is under way wait for it and share its outcome (a second handshake on
-    /// the same link would leave the first caller waiting for ever).
+    /// Opens the device (once), shakes hands with the board and wakes its drivers.
+    ///
+    /// A call that comes while a start is under way waits for it, then returns if the engine runs
+    /// or tries a start of its own if that one failed: a second handshake on the same link would
+    /// leave the first caller waiting for ever. The start itself runs in its caller's task, so
+    /// cancelling that caller still cancels the handshake (a probe that timed out).
     public func start() async throws {
         if isRunning { return }
-        if let starting = session.starting { return try await starting.value }
-        let starting = Task { try await startNow() }
-        session.starting = starting
-        defer { session.starting = nil }
-        try await starting.value
+        guard session.startWaiters == nil else {
+            await withCheckedContinuation { session.startWaiters?.append($0) }
+            return try await start()
+        }
+        session.startWaiters = []
+        defer {
+            for waiter in session.startWaiters ?? [] { waiter.resume() }
+            session.startWaiters = nil
+        }
+        try await startNow()
     }
 
     private func startNow() async throws {

@@ -30,8 +30,8 @@ final class BoardSession {
     }
     /// How many runs have begun: a run lasts from a start to the stop that ends it.
     private(set) var runsBegun = 0
-    /// The start under way, which later calls to start wait for.
-    var starting: Task<Void, any Error>?
+    /// While a start is under way, the calls to start that wait for it; nil otherwise.
+    var startWaiters: [CheckedContinuation<Void, Never>]?
     /// The clock estimator and pings of the links this session opens (a rig's boards keep a longer
     /// history; one that rejoins pings densely while it warms up).
     var estimator = ClockSyncEstimator.Configuration()
