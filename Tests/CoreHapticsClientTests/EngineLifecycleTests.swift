@@ -289,7 +289,10 @@ struct EngineLifecycleTests {
         let socket = BoardSocket(clock: clock)
         let haptics = ThrumDeviceHaptics(engine: HapticEngine(manualClock: clock, open: socket.plugIn))
         let reasons = Reasons()
-        let engine = try await clock.drive { try #require(haptics.createEngine(withLocality: .all)) }
+        // createEngine blocks, as Apple's calls do: on the main thread, not one of Swift's few.
+        let engine = try await clock.drive {
+            try await MainActor.run { try #require(haptics.createEngine(withLocality: .all)) }
+        }
         engine.stoppedHandler = { reasons.append($0) }
         try await clock.drive { try await engine.start() }
         await socket.unplug()
