@@ -13,7 +13,8 @@ import ThrumWire
 /// stops, and which handler hears of it, is in <doc:EngineLifecycle>.
 ///
 /// An `NSObject`, as Apple's is. `Sendable` because every piece of its state is behind a lock or
-/// in the Thrum engine's actor; a subclass that adds state of its own must keep that promise.
+/// in the Thrum engine's actor; a subclass restates `@unchecked Sendable` (Swift warns otherwise)
+/// and, if it adds state of its own, keeps that promise.
 open class CHHapticEngine: NSObject, @unchecked Sendable {
     public enum StoppedReason: Int, Sendable {
         case audioSessionInterrupt = 1

@@ -65,8 +65,18 @@ enum ObjectiveCStyle {
     /// APIs that take any `NSObject` (a registry, an `NSMapTable`, KVO-era code) take these.
     static func describe(_ object: NSObject) -> String { "\(type(of: object))" }
 
+    /// An engine for the default device, made as Apple's `init() throws` is called.
+    static func defaultEngine() throws -> CHHapticEngine {
+        try CHHapticEngine()
+    }
+
     /// Players, capabilities and attributes are `NSObjectProtocol` existentials.
     static func sameObject(_ first: any NSObjectProtocol, _ second: any NSObjectProtocol) -> Bool {
         first.isEqual(second)
     }
 }
+
+/// A game's own engine type: a subclass that keeps the engine's initialisers. It restates the
+/// engine's `@unchecked Sendable`, which Swift asks of a subclass (with a warning): the one line
+/// that Apple's engine, not `Sendable`, would not need.
+final class GameHapticsEngine: CHHapticEngine, @unchecked Sendable {}

@@ -23,4 +23,12 @@ struct ObjectBasesTests {
         }
         #expect(names == ["CHHapticEngine", "CHHapticPattern"])
     }
+
+    @Test("try CHHapticEngine() makes an engine for the default device, as Apple's init() throws; so does a subclass")
+    func throwingInit() throws {
+        let engine = try ObjectiveCStyle.defaultEngine()
+        let game = try GameHapticsEngine()
+        #expect(ObjectiveCStyle.describe(engine) == "CHHapticEngine" && !engine.isEqual(game))
+        #expect(game.locality == engine.locality)
+    }
 }
