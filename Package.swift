@@ -197,12 +197,12 @@ let package = Package(
         // are) and, through a link to the same folder, in Swift 6 mode.
         .testTarget(
             name: "CoreHapticsClientTests",
-            dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"],
+            dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport", "ThrumSimulator"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "CoreHapticsClientTests6",
-            dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport"]),
+            dependencies: ["ThrumTesting", "ThrumCoreHaptics", "Thrum", "ThrumTransport", "ThrumSimulator"]),
         .testTarget(
             name: "ThrumCommandsTests",
             dependencies: [

@@ -1,15 +1,19 @@
+import Foundation
 import Thrum
 import ThrumModel
 
+// Like Apple's, the two protocols refine `NSObjectProtocol` and promise nothing about `Sendable`:
+// an app's own conforming type need not be. Thrum's answers are immutable, and `Sendable`.
+
 /// The range and default of one parameter (`CHHapticParameterAttributes`).
-public protocol CHHapticParameterAttributes: Sendable {
+public protocol CHHapticParameterAttributes: NSObjectProtocol {
     var minValue: Float { get }
     var maxValue: Float { get }
     var defaultValue: Float { get }
 }
 
 /// What a device supports (`CHHapticDeviceCapability`).
-public protocol CHHapticDeviceCapability: Sendable {
+public protocol CHHapticDeviceCapability: NSObjectProtocol {
     var supportsHaptics: Bool { get }
     var supportsAudio: Bool { get }
     func attributes(
@@ -20,15 +24,26 @@ public protocol CHHapticDeviceCapability: Sendable {
     ) throws -> any CHHapticParameterAttributes
 }
 
-struct ThrumParameterAttributes: CHHapticParameterAttributes {
-    var minValue: Float
-    var maxValue: Float
-    var defaultValue: Float
+final class ThrumParameterAttributes: NSObject, CHHapticParameterAttributes, Sendable {
+    let minValue: Float
+    let maxValue: Float
+    let defaultValue: Float
+
+    init(minValue: Float, maxValue: Float, defaultValue: Float) {
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.defaultValue = defaultValue
+    }
 }
 
-struct ThrumDeviceCapability: CHHapticDeviceCapability {
-    var supportsHaptics: Bool
-    var supportsAudio: Bool
+final class ThrumDeviceCapability: NSObject, CHHapticDeviceCapability, Sendable {
+    let supportsHaptics: Bool
+    let supportsAudio: Bool
+
+    init(supportsHaptics: Bool, supportsAudio: Bool) {
+        self.supportsHaptics = supportsHaptics
+        self.supportsAudio = supportsAudio
+    }
 
     func attributes(
         forEventParameter inParameter: CHHapticEvent.ParameterID, eventType type: CHHapticEvent.EventType

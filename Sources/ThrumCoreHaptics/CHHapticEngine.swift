@@ -9,8 +9,13 @@ import ThrumWire
 /// synchronous calls do; call them from your main thread or game loop, not from a Swift task.
 ///
 /// Every handler (stopped, reset, finished, completion) runs on the engine's own serial callback
-/// queue, in order, and may call the API again, as Apple's header promises.
-open class CHHapticEngine: @unchecked Sendable {
+/// queue, in order, and may call the API again, as Apple's header promises. When it starts and
+/// stops, and which handler hears of it, is in <doc:EngineLifecycle>.
+///
+/// An `NSObject`, as Apple's is. `Sendable` because every piece of its state is behind a lock or
+/// in the Thrum engine's actor; a subclass restates `@unchecked Sendable` (Swift warns otherwise)
+/// and, if it adds state of its own, keeps that promise.
+open class CHHapticEngine: NSObject, @unchecked Sendable {
     public enum StoppedReason: Int, Sendable {
         case audioSessionInterrupt = 1
         case applicationSuspended = 2
@@ -36,21 +41,29 @@ open class CHHapticEngine: @unchecked Sendable {
     public let engine: HapticEngine
     /// Where this engine's players play (a Thrum extension; Core Haptics has one actuator).
     public let locality: HapticLocality
-    private struct State {
+    struct State {
         var stopped: StoppedHandler?
         var reset: ResetHandler?
+        /// What the stopped handler hears when the board goes away: a game controller's engine
+        /// (``ThrumDeviceHaptics``) hears `.gameControllerDisconnect`.
+        var deviceLoss = StoppedReason.systemError
         var settings = (
             autoShutdown: false, mutedHaptics: false, mutedAudio: false, hapticsOnly: false, audioOnly: false
         )
     }
-    private let state = Locked(State())
-    private var watcher: Task<Void, Never>?
+    let state = Locked(State())
+    var watcher: Task<Void, Never>?
     let callbacks = CallbackQueue()
 
-    /// An engine for the default device.
-    public init() throws {
+    /// An engine for the default device: `try CHHapticEngine()`, as with Apple's `init() throws`.
+    ///
+    /// `NSObject` declares a non-throwing `init()`, which Swift lets no subclass override with a
+    /// throwing one; this initialiser takes an argument nobody passes instead, so the call reads
+    /// and throws as Apple's does.
+    public init(_ defaultDevice: Void = ()) throws {
         do { engine = try HapticEngine() } catch { throw CHHapticError(error) }
         locality = .all
+        super.init()
         watch()
     }
 
@@ -66,35 +79,13 @@ open class CHHapticEngine: @unchecked Sendable {
     public init(engine: HapticEngine, locality: HapticLocality = .all) {
         self.engine = engine
         self.locality = locality
+        super.init()
         watch()
     }
 
-    deinit { watcher?.cancel() }
-
-    /// Delivers the engine's stops and resets to the handlers on the callback queue, in order.
-    private func watch() {
-        let events = engine.events
-        watcher = Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                switch event {
-                case .stopped(let reason):
-                    let mapped: StoppedReason =
-                        switch reason {
-                        case .idleTimeout: .idleTimeout
-                        case .notifyWhenFinished: .notifyWhenFinished
-                        default: .systemError
-                        }
-                    let handler = Unchecked(self.stoppedHandler)
-                    self.callbacks.deliver { handler.value(mapped) }
-                case .reset:
-                    let handler = Unchecked(self.resetHandler)
-                    self.callbacks.deliver { handler.value() }
-                default:
-                    continue
-                }
-            }
-        }
+    deinit {
+        watcher?.cancel()
+        stopBecauseDestroyed()
     }
 
     // MARK: capabilities
@@ -111,81 +102,9 @@ open class CHHapticEngine: @unchecked Sendable {
         return ThrumDeviceCapability(supportsHaptics: present, supportsAudio: address == .simulator)
     }
 
-    // MARK: running
-
-    public func start() throws {
-        try blocking { try await self.engine.start() }
-    }
-
-    public func start(completionHandler: CompletionHandler? = nil) {
-        detached({ try await self.engine.start() }, completion: completionHandler, on: callbacks)
-    }
-
-    /// Stops the engine; as in Core Haptics, the stopped handler is not called.
-    public func stop(completionHandler: CompletionHandler? = nil) {
-        detached({ await self.engine.stop() }, completion: completionHandler, on: callbacks)
-    }
-
-    /// The `async` forms Swift makes of Core Haptics' completion-handler methods.
-    public func start() async throws {
-        do { try await engine.start() } catch { throw CHHapticError(error) }
-    }
-
-    public func stop() async throws {
-        await engine.stop()
-    }
-
-    public var stoppedHandler: StoppedHandler {
-        get {
-            let handler: StoppedHandler? = state.withLock { $0.stopped }
-            return handler ?? { _ in }
-        }
-        set { state.withLock { $0.stopped = newValue } }
-    }
-
-    public var resetHandler: ResetHandler {
-        get {
-            let handler: ResetHandler? = state.withLock { $0.reset }
-            return handler ?? {}
-        }
-        set { state.withLock { $0.reset = newValue } }
-    }
-
-    /// Calls `finishedHandler` on the callback queue once every player has finished, or at once
-    /// when none plays or the engine is stopped (as Apple documents). Its answer `.stopEngine`
-    /// stops the engine, and the stopped handler hears `.notifyWhenFinished`.
-    public func notifyWhenPlayersFinished(finishedHandler: @escaping FinishedHandler) {
-        let handler = Unchecked(finishedHandler)
-        let engine = engine
-        let stopIfAsked: ((any Error)?) -> Void = { error in
-            guard handler.value(error) == .stopEngine else { return }
-            Task { await engine.stop(reporting: .notifyWhenFinished) }
-        }
-        let forward = callbacks.forwarding(stopIfAsked)
-        try? blocking {
-            await engine.notifyWhenPlayersFinishedOrNow { error in
-                forward(error.map { CHHapticError($0) })
-                return .leaveEngineRunning
-            }
-        }
-    }
-
     /// Seconds on the board's clock: the time base of every `atTime:`.
     public var currentTime: TimeInterval {
         (try? blocking { await self.engine.currentTime }) ?? 0
-    }
-
-    /// Core Haptics shuts an idle engine down "after approximately two minutes of inactivity".
-    static let autoShutdownDelay: Duration = .seconds(120)
-
-    /// After two minutes with nothing playing the board's drivers go to standby and the engine
-    /// stops with `.idleTimeout`; the next `start()`, or a player's start, wakes them.
-    public var isAutoShutdownEnabled: Bool {
-        get { state.withLock { $0.settings.autoShutdown } }
-        set {
-            state.withLock { $0.settings.autoShutdown = newValue }
-            try? blocking { await self.engine.setAutoShutdown(enabled: newValue, after: Self.autoShutdownDelay) }
-        }
     }
 
     /// Like the three below, takes effect at each player's next start (Core Haptics: at the

@@ -4,8 +4,10 @@ import ThrumModel
 import ThrumTransport
 
 /// Plays a pattern (Core Haptics' `CHHapticPatternPlayer`). Each call waits until the board has
-/// the command.
-public protocol CHHapticPatternPlayer: AnyObject {
+/// the command. Like Apple's, it refines `NSObjectProtocol`: an app's own player (a test double)
+/// is an `NSObject`. With auto shutdown, a request on a stopped engine starts it first
+/// (<doc:EngineLifecycle>).
+public protocol CHHapticPatternPlayer: NSObjectProtocol {
     func start(atTime time: TimeInterval) throws
     func stop(atTime time: TimeInterval) throws
     func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws
@@ -22,7 +24,7 @@ public protocol CHHapticAdvancedPatternPlayer: CHHapticPatternPlayer {
     var loopEnabled: Bool { get set }
     var loopEnd: TimeInterval { get set }
     var playbackRate: Float { get set }
-    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? { get set }
+    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler { get set }
 }
 
 /// Apple's type: not `@Sendable`; it runs on the engine's callback queue.
@@ -34,7 +36,7 @@ public typealias CHHapticAdvancedPatternPlayerCompletionHandler = ((any Error)?)
 /// The engine's `isMutedForHaptics`, `isMutedForAudio` and `playsHapticsOnly` decide which events
 /// play: a start after one of them changed remakes the Thrum player for the events that now play,
 /// carrying the player's settings over.
-final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendable {
+final class ThrumPatternPlayer: NSObject, CHHapticAdvancedPatternPlayer, @unchecked Sendable {
     private let pattern: HapticPattern
     private weak var owner: CHHapticEngine?
     private struct State {
@@ -55,19 +57,26 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
         self.callbacks = owner.callbacks
         let filter = owner.playbackFilter
         self.state = Locked(State(current: try owner.makeThrumPlayer(pattern, filter: filter), filter: filter))
+        super.init()
     }
 
     var player: HapticAdvancedPatternPlayer { state.withLock { $0.current } }
 
     func start(atTime time: TimeInterval) throws {
         try remakeIfFilterChanged()
-        // Core Haptics: with auto shutdown, an engine that stopped when idle starts again when a
-        // player plays (StoppedReason.idleTimeout: "the engine will automatically restart").
-        let restarts = owner?.isAutoShutdownEnabled == true
-        let engine = player.engine
+        try request { try await $0.start(atTime: time) }
+    }
+
+    /// Runs a request that needs the engine running. With auto shutdown a stopped engine starts
+    /// first, whatever stopped it: Apple's engine "starts and stops automatically on request from
+    /// one of its pattern players". Start and request go in one call, so that nothing the app
+    /// does on another thread comes between them.
+    private func request(_ work: @escaping @Sendable (HapticAdvancedPatternPlayer) async throws -> Void) throws {
+        let wakes = owner?.isAutoShutdownEnabled == true
+        let player = self.player
         try blocking {
-            if restarts, await !engine.isRunning { try await engine.start() }
-            try await self.player.start(atTime: time)
+            if wakes { try await player.engine.start() }
+            try await work(player)
         }
     }
 
@@ -93,34 +102,36 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
         }
     }
 
+    /// On a stopped engine nothing plays, so there is nothing to stop: it is not started for it.
     func stop(atTime time: TimeInterval) throws {
         try blocking { try await self.player.stop(atTime: time) }
     }
 
     func sendParameters(_ parameters: [CHHapticDynamicParameter], atTime time: TimeInterval) throws {
         let values = try parameters.map { try $0.model() }
-        try blocking { try await self.player.sendParameters(values, atTime: time) }
+        try request { try await $0.sendParameters(values, atTime: time) }
     }
 
     func scheduleParameterCurve(_ parameterCurve: CHHapticParameterCurve, atTime time: TimeInterval) throws {
         let curve = try parameterCurve.model()
-        try blocking { try await self.player.scheduleParameterCurve(curve, atTime: time) }
+        try request { try await $0.scheduleParameterCurve(curve, atTime: time) }
     }
 
+    /// Like `stop`, does not start a stopped engine.
     func cancel() throws {
         try blocking { try await self.player.cancel() }
     }
 
     func pause(atTime time: TimeInterval) throws {
-        try blocking { try await self.player.pause(atTime: time) }
+        try request { try await $0.pause(atTime: time) }
     }
 
     func resume(atTime time: TimeInterval) throws {
-        try blocking { try await self.player.resume(atTime: time) }
+        try request { try await $0.resume(atTime: time) }
     }
 
     func seek(toOffset offsetTime: TimeInterval) throws {
-        try blocking { try await self.player.seek(toOffset: offsetTime) }
+        try request { try await $0.seek(toOffset: offsetTime) }
     }
 
     var isMuted: Bool {
@@ -161,8 +172,9 @@ final class ThrumPatternPlayer: CHHapticAdvancedPatternPlayer, @unchecked Sendab
         }
     }
 
-    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler? {
-        get { state.withLock { $0.completion } }
+    /// Apple's type, not optional: a player never given one answers a handler that does nothing.
+    var completionHandler: CHHapticAdvancedPatternPlayerCompletionHandler {
+        get { state.withLock { $0.completion } ?? { _ in } }
         set {
             state.withLock { $0.completion = newValue }
             let forwarded = forwardedCompletion

@@ -7,23 +7,26 @@ public let CHHapticTimeImmediate: TimeInterval = 0
 /// A registered audio resource (`registerAudioResource`).
 public typealias CHHapticAudioResourceID = Int
 
-// The value classes are open and not `Sendable`, as Core Haptics' are: apps subclass them (to make
-// them `Decodable` in their own AHAP readers, calling the designated initialisers from
-// `required init(from:)`). Thrum reads their values into its own model when a pattern is made.
+// The value classes are `NSObject`s, open and not `Sendable`, as Core Haptics' are: apps store
+// them in `NSArray`s, compare them with `isEqual` (identity, as `NSObject`'s), and subclass them
+// (to make them `Decodable` in their own AHAP readers, calling the designated initialisers from
+// `required init(from:)`). They are mutable, so they stay on one thread; Thrum reads their values
+// into its own model when a pattern is made.
 
 /// An event parameter: `CHHapticEvent.ParameterID` and its value.
-open class CHHapticEventParameter {
+open class CHHapticEventParameter: NSObject {
     public let parameterID: CHHapticEvent.ParameterID
     public var value: Float
 
     public init(parameterID: CHHapticEvent.ParameterID, value: Float) {
         self.parameterID = parameterID
         self.value = value
+        super.init()
     }
 }
 
 /// One event of a pattern (`CHHapticEvent`).
-open class CHHapticEvent {
+open class CHHapticEvent: NSObject {
     public struct EventType: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -63,6 +66,7 @@ open class CHHapticEvent {
         self.relativeTime = relativeTime
         self.duration = duration
         self.audioResourceID = nil
+        super.init()
     }
 
     /// An `AudioCustom` event playing a registered resource.
@@ -75,6 +79,7 @@ open class CHHapticEvent {
         self.relativeTime = relativeTime
         self.duration = duration
         self.audioResourceID = audioResourceID
+        super.init()
     }
 
     func model() throws -> HapticEvent {
@@ -99,7 +104,7 @@ open class CHHapticEvent {
 }
 
 /// A dynamic parameter (`CHHapticDynamicParameter`): a control value from a time on.
-open class CHHapticDynamicParameter {
+open class CHHapticDynamicParameter: NSObject {
     public struct ID: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -132,6 +137,7 @@ open class CHHapticDynamicParameter {
         self.parameterID = parameterID
         self.value = value
         self.relativeTime = relativeTime
+        super.init()
     }
 
     func model() throws -> DynamicParameter {
@@ -140,14 +146,15 @@ open class CHHapticDynamicParameter {
 }
 
 /// A parameter curve (`CHHapticParameterCurve`): control points relative to the curve's time.
-open class CHHapticParameterCurve {
-    open class ControlPoint {
+open class CHHapticParameterCurve: NSObject {
+    open class ControlPoint: NSObject {
         public var relativeTime: TimeInterval
         public var value: Float
 
         public init(relativeTime: TimeInterval, value: Float) {
             self.relativeTime = relativeTime
             self.value = value
+            super.init()
         }
     }
 
@@ -159,6 +166,7 @@ open class CHHapticParameterCurve {
         self.parameterID = parameterID
         self.controlPoints = controlPoints
         self.relativeTime = relativeTime
+        super.init()
     }
 
     func model() throws -> ParameterCurve {
@@ -169,7 +177,7 @@ open class CHHapticParameterCurve {
 }
 
 /// A pattern (`CHHapticPattern`): events plus authored controls.
-open class CHHapticPattern {
+open class CHHapticPattern: NSObject {
     let pattern: HapticPattern
 
     public init(events: [CHHapticEvent], parameters: [CHHapticDynamicParameter]) throws {

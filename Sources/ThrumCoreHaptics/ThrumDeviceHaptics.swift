@@ -11,7 +11,8 @@ import Thrum
 /// ```
 ///
 /// The engines share the board: starting one starts it, and stopping one stops the board for all
-/// of them (a board has one host session).
+/// of them (a board has one host session). So does destroying one while it runs (Core Haptics'
+/// `.engineDestroyed`): keep each engine as long as its players play, as Apple asks.
 public final class ThrumDeviceHaptics: Sendable {
     /// The board's one Thrum engine.
     public let engine: HapticEngine
@@ -37,10 +38,14 @@ public final class ThrumDeviceHaptics: Sendable {
     }
 
     /// A Core Haptics engine whose players play on `locality`; nil when the board (once started)
-    /// has no such channels, as Game Controller answers for a locality a controller lacks.
+    /// has no such channels, as Game Controller answers for a locality a controller lacks. When
+    /// the board goes away, its stopped handler hears `.gameControllerDisconnect`, as a
+    /// controller's engine does.
     public func createEngine(withLocality locality: HapticLocality) -> CHHapticEngine? {
         if let channels = blockingChannels(), (try? channels.resolve(locality)) == nil { return nil }
-        return CHHapticEngine(engine: engine, locality: locality)
+        let created = CHHapticEngine(engine: engine, locality: locality)
+        created.state.withLock { $0.deviceLoss = .gameControllerDisconnect }
+        return created
     }
 
     private func blockingChannels() -> BoardChannels? {

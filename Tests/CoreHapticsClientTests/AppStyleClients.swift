@@ -265,7 +265,8 @@ enum HapticsPlugin {
 }
 
 /// A library's test double: its own player conforming to the protocol, stored beside real ones.
-final class RecordingPlayer: CHHapticPatternPlayer {
+/// An `NSObject`, as Apple's protocol (which refines `NSObjectProtocol`) requires.
+final class RecordingPlayer: NSObject, CHHapticPatternPlayer {
     var isMuted = false
     var calls: [String] = []
 

@@ -23,7 +23,26 @@ extension HapticEngine {
     }
 
     /// Opens the device (once), shakes hands with the board and wakes its drivers.
+    ///
+    /// A call that comes while a start is under way waits for it, then returns if the engine runs
+    /// or tries a start of its own if that one failed: a second handshake on the same link would
+    /// leave the first caller waiting for ever. The start itself runs in its caller's task, so
+    /// cancelling that caller still cancels the handshake (a probe that timed out).
     public func start() async throws {
+        if isRunning { return }
+        guard session.startWaiters == nil else {
+            await withCheckedContinuation { session.startWaiters?.append($0) }
+            return try await start()
+        }
+        session.startWaiters = []
+        defer {
+            for waiter in session.startWaiters ?? [] { waiter.resume() }
+            session.startWaiters = nil
+        }
+        try await startNow()
+    }
+
+    private func startNow() async throws {
         if isRunning { return }
         let link = try session.openLink { link in
             Task { [weak self] in
@@ -61,17 +80,32 @@ extension HapticEngine {
         await shutDown(link: link, reason: reason)
     }
 
-    /// Calls `handler` once every player has finished; its answer says whether the engine stops.
+    /// Stops as ``stop(reporting:)`` does if `run` is still going on; a run that began since,
+    /// or an engine stopped meanwhile, is left as it is.
+    package func stop(reporting reason: StoppedReason, endingOnly run: EngineRun) async {
+        guard currentRun == run else { return }
+        await stop(reporting: reason)
+    }
+
+    /// The run going on now; nil while the engine is stopped.
+    package var currentRun: EngineRun? { isRunning ? EngineRun(number: session.runsBegun) : nil }
+
+    /// Calls `handler` once every player has finished (or stopped with the engine); its answer
+    /// says whether the engine stops. A `.stopEngine` ends only the run in which it was called.
     public func notifyWhenPlayersFinished(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
-        handlers.finished = handler
+        handlers.finished = { error, _ in handler(error) }
     }
 
     /// Core Haptics' form: when the engine is stopped or no player plays, `handler` is called at
-    /// once (as Apple documents); otherwise once every player has finished.
-    package func notifyWhenPlayersFinishedOrNow(_ handler: @escaping @Sendable ((any Error)?) -> FinishedAction) {
+    /// once (as Apple documents); otherwise once every player has finished. It hears the run it
+    /// is called in (nil: stopped), for a `.stopEngine` carried out later on its own queue.
+    package func notifyWhenPlayersFinishedOrNow(
+        _ handler: @escaping @Sendable ((any Error)?, EngineRun?) -> FinishedAction
+    ) {
         if !isRunning || nothingPlaying {
             handlers.finished = nil
-            if handler(nil) == .stopEngine, isRunning { stopSoon(reporting: .notifyWhenFinished) }
+            let run = currentRun
+            if handler(nil, run) == .stopEngine { stopSoon(reporting: .notifyWhenFinished, ending: run) }
         } else {
             handlers.finished = handler
         }
@@ -116,9 +150,17 @@ extension HapticEngine {
         handlers.stopped?(reason)
     }
 
-    /// Stops in a task of its own: a finished handler asked to, and its caller must not wait.
-    private func stopSoon(reporting reason: StoppedReason) {
-        Task { [weak self] in await self?.stop(reporting: reason) }
+    /// Ends `run` in a task of its own: a finished handler asked to, and its caller must not wait.
+    /// By then the app may have stopped and started again; that later run keeps running.
+    private func stopSoon(reporting reason: StoppedReason, ending run: EngineRun?) {
+        guard let run else { return }
+        Task { [weak self] in await self?.stop(reporting: reason, endingOnly: run) }
+    }
+
+    /// The engine stopped, and every player with it: a finished handler still waiting hears so.
+    /// Its answer has no run left to stop.
+    private func playersStoppedWithEngine(run: EngineRun?, error: (any Error)? = nil) {
+        _ = handlers.takeFinished()?(error, run)
     }
 
     private func handle(_ event: BoardLinkEvent, from source: BoardLink) async {
@@ -154,6 +196,7 @@ extension HapticEngine {
 
     private func boardStopped(_ reason: WireStopReason) {
         guard isRunning else { return }
+        let run = currentRun
         session.isRunning = false
         let stopped: StoppedReason =
             switch reason {
@@ -164,16 +207,19 @@ extension HapticEngine {
             }
         players.finishAll()
         streams.removeAll()
+        playersStoppedWithEngine(run: run)
         reportStopped(stopped)
     }
 
     /// The board lost its timelines and players; players re-upload on their next start.
     private func boardReset() {
+        let run = currentRun
         timelines.removeAll()
         players.finishAll()
         players.forgetBoardStates()
         streams.removeAll()
         session.isRunning = false
+        playersStoppedWithEngine(run: run)
         log.logger.notice("the board reset: its timelines and players are gone; start the engine again")
         emit.yield(.reset)
         handlers.reset?()
@@ -182,6 +228,7 @@ extension HapticEngine {
     private func shutDown(link source: BoardLink, reason: StoppedReason?) async {
         guard source === session.link else { return }
         let wasRunning = isRunning
+        let run = currentRun
         session.isRunning = false
         let connection = session.detach()
         timelines.removeAll()
@@ -189,6 +236,11 @@ extension HapticEngine {
         streams.removeAll()
         await source.close()
         connection?.simulator?.cancel()
+        if case .deviceLost(let error) = reason {
+            playersStoppedWithEngine(run: run, error: error)
+        } else {
+            playersStoppedWithEngine(run: run)
+        }
         if let reason, wasRunning { reportStopped(reason) }
     }
 
@@ -198,8 +250,9 @@ extension HapticEngine {
         emit.yield(.playerFinished(player: id))
         players.completion(of: id)?(nil)
         noteActivity()
-        if nothingPlaying, let handler = handlers.takeFinished(), handler(nil) == .stopEngine {
-            stopSoon(reporting: .notifyWhenFinished)
+        if nothingPlaying, let handler = handlers.takeFinished() {
+            let run = currentRun
+            if handler(nil, run) == .stopEngine { stopSoon(reporting: .notifyWhenFinished, ending: run) }
         }
     }
 }

@@ -25,7 +25,13 @@ final class BoardSession {
     /// The board's channels: names and whether it plays a player on some of them only; nil until
     /// the engine has started once.
     var channels: BoardChannels?
-    var isRunning = false
+    var isRunning = false {
+        didSet { if isRunning, !oldValue { runsBegun += 1 } }
+    }
+    /// How many runs have begun: a run lasts from a start to the stop that ends it.
+    private(set) var runsBegun = 0
+    /// While a start is under way, the calls to start that wait for it; nil otherwise.
+    var startWaiters: [CheckedContinuation<Void, Never>]?
     /// The clock estimator and pings of the links this session opens (a rig's boards keep a longer
     /// history; one that rejoins pings densely while it warms up).
     var estimator = ClockSyncEstimator.Configuration()
