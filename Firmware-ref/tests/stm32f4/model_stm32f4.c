@@ -11,11 +11,11 @@
 #undef STM32F4_REG
 #define STM32F4_REG(address) (address)
 
-#define HSE_READY_NS      1000u  /* six cycles of 8 MHz, and some */
-#define PLL_LOCK_NS       100000u
-#define IWDG_UPDATE_NS    100000u /* PVU/RVU: a few LSI cycles */
-#define FLASH_POLL_NS     10000u  /* a FLASH_SR read while busy: the wait loop's time moves on faster */
-#define GPIO_ODR_MODEL    (GPIOB_BASE + 0x14u) /* the output data register; the port writes it through BSRR */
+#define HSE_READY_NS   1000u /* six cycles of 8 MHz, and some */
+#define PLL_LOCK_NS    100000u
+#define IWDG_UPDATE_NS 100000u              /* PVU/RVU: a few LSI cycles */
+#define FLASH_POLL_NS  10000u               /* a FLASH_SR read while busy: the wait loop's time moves on faster */
+#define GPIO_ODR_MODEL (GPIOB_BASE + 0x14u) /* the output data register; the port writes it through BSRR */
 
 stm32f4_model stm32f4;
 
@@ -89,8 +89,10 @@ static void bus_update(int by_mode)
     if (!scl && stm32f4.scl && stm32f4.slave_hold_clocks) stm32f4.slave_hold_clocks--; /* the slave's next bit */
     sda = !pin_drives_low(9u) && stm32f4.slave_hold_clocks == 0u;
     if (scl && stm32f4.scl && sda != stm32f4.sda) {
-        if (sda) stm32f4.bus_stops++;
-        else stm32f4.bus_starts++;
+        if (sda)
+            stm32f4.bus_stops++;
+        else
+            stm32f4.bus_starts++;
     }
     if (by_mode && ((!scl && stm32f4.scl) || (!sda && stm32f4.sda))) stm32f4.mode_switch_falls++;
     stm32f4.scl = scl;
@@ -297,20 +299,13 @@ static void register_written(uint32_t address, uint32_t value, uint32_t old)
         *c = 0;
         bus_update(0);
         break;
-    case GPIO_MODER(GPIOB_BASE):
-        bus_update(1);
-        break;
-    case I2C1_CR1:
-        i2c_cr1_written(value);
-        break;
-    case I2C1_DR:
-        i2c_dr_written(value);
-        break;
+    case GPIO_MODER(GPIOB_BASE): bus_update(1); break;
+    case I2C1_CR1: i2c_cr1_written(value); break;
+    case I2C1_DR: i2c_dr_written(value); break;
     case I2C1_SR1:
         *c = old & (value | ~(I2C_SR1_AF | I2C_SR1_BERR | I2C_SR1_ARLO)); /* rc_w0 */
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -325,8 +320,10 @@ static void register_read(uint32_t address)
         if (stm32f4.sr1_read_with_addr && (REG(I2C1_SR1) & I2C_SR1_ADDR)) {
             REG(I2C1_SR1) &= ~I2C_SR1_ADDR;
             stm32f4.sr1_read_with_addr = 0;
-            if (stm32f4.receiving) i2c_next_byte();
-            else REG(I2C1_SR1) |= I2C_SR1_TXE;
+            if (stm32f4.receiving)
+                i2c_next_byte();
+            else
+                REG(I2C1_SR1) |= I2C_SR1_TXE;
         }
         break;
     case I2C1_DR:
@@ -335,11 +332,8 @@ static void register_read(uint32_t address)
             if (stm32f4.transfer_active) i2c_next_byte();
         }
         break;
-    case FLASH_ACR:
-        stm32f4.acr_read_back = 1;
-        break;
-    default:
-        break;
+    case FLASH_ACR: stm32f4.acr_read_back = 1; break;
+    default: break;
     }
 }
 
@@ -356,8 +350,8 @@ static void settle(void)
         break;
     case 2:
     case 3: {
-        uint32_t offset = stm32f4.pending_address - STM32F4_MODEL_FLASH, width = stm32f4.pending_kind == 2 ? 4u : 1u,
-                 i, written = stm32f4.pending_kind == 2 ? stm32f4.latch32 : stm32f4.latch8;
+        uint32_t offset = stm32f4.pending_address - STM32F4_MODEL_FLASH, width = stm32f4.pending_kind == 2 ? 4u : 1u, i,
+                 written = stm32f4.pending_kind == 2 ? stm32f4.latch32 : stm32f4.latch8;
         uint32_t psize = REG(FLASH_CR) & FLASH_CR_PSIZE_Msk;
         if (written == stm32f4.pending_value) break; /* a read */
         if (!(REG(FLASH_CR) & FLASH_CR_PG) || flash_busy()) break;
@@ -377,8 +371,7 @@ static void settle(void)
         stm32f4.busy_until_ns = stm32f4.now_ns + stm32f4.program_ns;
         break;
     }
-    default:
-        break;
+    default: break;
     }
     stm32f4.pending_kind = 0;
 }
@@ -392,7 +385,8 @@ static void systick_interrupts(void)
 {
     uint32_t csr = REG(SYST_CSR);
     uint64_t periods;
-    if (!stm32f4.systick_handler || (csr & (SYST_CSR_ENABLE | SYST_CSR_TICKINT)) != (SYST_CSR_ENABLE | SYST_CSR_TICKINT))
+    if (!stm32f4.systick_handler ||
+        (csr & (SYST_CSR_ENABLE | SYST_CSR_TICKINT)) != (SYST_CSR_ENABLE | SYST_CSR_TICKINT))
         return;
     periods = (stm32f4.now_ns - stm32f4.systick_start_ns) * stm32f4_model_sysclk() / 1000000000u /
               ((uint64_t)(REG(SYST_RVR) & 0xFFFFFFu) + 1u);
@@ -441,10 +435,9 @@ static void refresh(uint32_t address)
         break;
     case I2C1_SR2:
         *c = (stm32f4.transfer_active || !stm32f4.sda || !stm32f4.scl) && (REG(I2C1_CR1) & I2C_CR1_PE) ? I2C_SR2_BUSY
-                                                                                                     : 0u;
+                                                                                                       : 0u;
         break;
-    default:
-        break;
+    default: break;
     }
 }
 

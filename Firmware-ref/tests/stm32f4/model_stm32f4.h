@@ -39,29 +39,29 @@ typedef struct stm32f4_model {
     int interrupts_enabled;
 
     /* clocks */
-    int hse_present;          /* the ST-LINK's MCO reaches PH0 (SB16/SB50 fitted) */
-    uint64_t hse_on_ns;       /* when HSEON was set */
-    int hsebyp_before_hseon;  /* HSEBYP was set while HSEON was 0 */
+    int hse_present;         /* the ST-LINK's MCO reaches PH0 (SB16/SB50 fitted) */
+    uint64_t hse_on_ns;      /* when HSEON was set */
+    int hsebyp_before_hseon; /* HSEBYP was set while HSEON was 0 */
     uint64_t pll_on_ns;
-    int acr_read_back;        /* FLASH_ACR read after its LATENCY changed, before the clock switch */
-    int latency_at_switch;    /* LATENCY when SW chose the PLL */
-    int acr_read_at_switch;   /* and whether it had been read back by then */
+    int acr_read_back;      /* FLASH_ACR read after its LATENCY changed, before the clock switch */
+    int latency_at_switch;  /* LATENCY when SW chose the PLL */
+    int acr_read_at_switch; /* and whether it had been read back by then */
     uint64_t systick_start_ns;
-    uint64_t systick_delivered;     /* SysTick interrupts taken since the counter started */
+    uint64_t systick_delivered;    /* SysTick interrupts taken since the counter started */
     void (*systick_handler)(void); /* called at each wrap with TICKINT while interrupts are on; wraps
                                       while they are off merge into one, as the NVIC's pending bit does */
     uint64_t tim5_start_ns;
 
     /* flash controller */
     uint8_t flash[STM32F4_MODEL_FLASH_KB * 1024u];
-    int key_step;             /* 0, or 1 after KEY1 */
-    int locked_out;           /* a wrong key: locked until reset */
+    int key_step;   /* 0, or 1 after KEY1 */
+    int locked_out; /* a wrong key: locked until reset */
     uint64_t busy_until_ns;
-    uint64_t erase_ns;        /* a sector erase takes this long */
+    uint64_t erase_ns; /* a sector erase takes this long */
     uint64_t program_ns;
-    uint32_t fail_next;       /* FLASH_SR error bits the next operation ends with */
-    uint32_t erases[8];       /* per sector */
-    uint32_t erase_psize;     /* PSIZE of the last erase */
+    uint32_t fail_next;   /* FLASH_SR error bits the next operation ends with */
+    uint32_t erases[8];   /* per sector */
+    uint32_t erase_psize; /* PSIZE of the last erase */
     uint32_t programs;
     uint64_t kick_to_start_ns; /* from the last watchdog kick to the last STRT */
     uint32_t flash_access_while_busy, cr_write_while_busy, cr_write_while_locked, psize_mismatch, not_erased,
@@ -78,7 +78,7 @@ typedef struct stm32f4_model {
     uint8_t slave_address;
     uint8_t slave_reg[256];
     uint8_t slave_pointer;
-    int slave_first_byte;      /* the next byte written is the register address */
+    int slave_first_byte;       /* the next byte written is the register address */
     uint32_t slave_hold_clocks; /* SDA held low until this many more SCL clocks (it lets go as SCL falls) */
     int scl, sda;               /* line levels */
     uint32_t scl_rises, bus_stops, bus_starts, mode_switch_falls;

@@ -43,10 +43,10 @@ static void clock_from_hse(void)
     CHECK(stm32f4.hsebyp_before_hseon); /* HSEBYP is set while HSEON is 0 (RM0368 §6.3.1) */
     CHECK(PEEK(RCC_CR) & RCC_CR_HSEON);
     pll = PEEK(RCC_PLLCFGR);
-    CHECK_EQ(pll & 63u, 4u);            /* M: 8 MHz / 4 = 2 MHz VCO input */
-    CHECK_EQ((pll >> 6) & 511u, 168u);  /* N: VCO 336 MHz */
-    CHECK_EQ((pll >> 16) & 3u, 1u);     /* P = 4: 84 MHz */
-    CHECK_EQ((pll >> 24) & 15u, 7u);    /* Q = 7: 48 MHz */
+    CHECK_EQ(pll & 63u, 4u);           /* M: 8 MHz / 4 = 2 MHz VCO input */
+    CHECK_EQ((pll >> 6) & 511u, 168u); /* N: VCO 336 MHz */
+    CHECK_EQ((pll >> 16) & 3u, 1u);    /* P = 4: 84 MHz */
+    CHECK_EQ((pll >> 24) & 15u, 7u);   /* Q = 7: 48 MHz */
     CHECK(pll & RCC_PLLCFGR_PLLSRC_HSE);
     CHECK_EQ(stm32f4_model_sysclk(), 84000000u);
     CHECK_EQ(stm32f4.latency_at_switch, 2); /* two wait states before the clock rose */
@@ -175,11 +175,11 @@ static void pins_configured(void)
 {
     uint32_t moder = PEEK(GPIO_MODER(GPIOB_BASE));
     CHECK_EQ((moder >> 16) & 15u, GPIO_MODE_AF | GPIO_MODE_AF << 2);
-    CHECK_EQ(PEEK(GPIO_OTYPER(GPIOB_BASE)) & (3u << 8), 3u << 8);    /* open drain */
-    CHECK_EQ(PEEK(GPIO_PUPDR(GPIOB_BASE)) & (15u << 16), 0u);        /* no internal pull-ups */
-    CHECK_EQ(PEEK(GPIO_AFRH(GPIOB_BASE)) & 0xFFu, 0x44u);            /* AF4: I2C1 */
+    CHECK_EQ(PEEK(GPIO_OTYPER(GPIOB_BASE)) & (3u << 8), 3u << 8);      /* open drain */
+    CHECK_EQ(PEEK(GPIO_PUPDR(GPIOB_BASE)) & (15u << 16), 0u);          /* no internal pull-ups */
+    CHECK_EQ(PEEK(GPIO_AFRH(GPIOB_BASE)) & 0xFFu, 0x44u);              /* AF4: I2C1 */
     CHECK_EQ(PEEK(GPIO_OSPEEDR(GPIOB_BASE)) & (15u << 16), 10u << 16); /* high speed */
-    CHECK_EQ(stm32f4.mode_switch_falls, 0u); /* no edge when a pin changed mode */
+    CHECK_EQ(stm32f4.mode_switch_falls, 0u);                           /* no edge when a pin changed mode */
     CHECK(PEEK(I2C1_CR1) & I2C_CR1_PE);
 }
 
