@@ -17,6 +17,9 @@ struct ClockDiscipline: Sendable {
 
     static func clamped(_ ppb: Double) -> Double { min(max(ppb, -maximumTrim), maximumTrim) }
 
+    /// Beyond this a board's clock is no crystal (±100 ppm, ceramic resonators a few hundred).
+    static let crystalDrift = 0.001
+
     /// The trim the board has now.
     private(set) var trim: Int32 = 0
     /// Pattern µs the board has played minus host µs, since `start`.
@@ -43,6 +46,19 @@ struct ClockDiscipline: Sendable {
         difference = 0
         last = (host, board)
         isAnchored = true
+    }
+
+    /// At the anchor, a board off by more than a crystal can be (an RC oscillator) that has no trim
+    /// yet gets the one that cancels its drift at once (returned; nil for any other board). Until the
+    /// next reading it would otherwise play at its own rate: a board 3 % off ran 30 ms a second away,
+    /// which the discipline paid back over `horizon`, its loops still 0.7 ms out of step 20 s later. A
+    /// crystal's drift, still tens of ppm uncertain at its first start, waits for that reading.
+    mutating func trimAtAnchor(drift: Double) -> Int32? {
+        guard trim == 0, abs(drift) > Self.crystalDrift else { return nil }
+        let wanted = Int32(Self.clamped((1 / (1 + drift) - 1) * 1e9).rounded())
+        guard abs(Int64(wanted)) >= Int64(threshold) else { return nil }
+        trim = wanted
+        return wanted
     }
 
     /// A board that rejoined: its crystal has not changed, so the trim that cancels its known

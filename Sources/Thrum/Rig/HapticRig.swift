@@ -284,7 +284,10 @@ public actor HapticRig {
                 let boardTime = await engine.boardMicroseconds(atHost: at)
             else { continue }
             boardTimes[index] = boardTime
-            anchorIfFirst(index, board: boardTime, host: at)
+            let drift = await engine.clockEstimate?.drift
+            if let trim = anchorIfFirst(index, board: boardTime, host: at, drift: drift) {
+                try? await engine.setClockTrim(partsPerBillion: trim)  // before the start: the link keeps the order
+            }
         }
         try await eachBoard { [boardTimes] board, engine in
             let parts = states.compactMap { $0.boardPlayers[board] }
@@ -293,10 +296,13 @@ public actor HapticRig {
         }
     }
 
-    /// The first start the rig gives a board (since it joined) anchors its clock discipline.
-    func anchorIfFirst(_ index: Int, board: Double, host: MonotonicInstant) {
-        guard !members[index].discipline.isAnchored else { return }
+    /// The first start the rig gives a board (since it joined) anchors its clock discipline; a board
+    /// with no trim yet gets the one that cancels its `drift` with it (returned, to send before the
+    /// start) instead of at the next reading, up to a discipline period later.
+    func anchorIfFirst(_ index: Int, board: Double, host: MonotonicInstant, drift: Double?) -> Int32? {
+        guard !members[index].discipline.isAnchored else { return nil }
         members[index].discipline.anchor(board: board, host: host.microseconds)
+        return drift.flatMap { members[index].discipline.trimAtAnchor(drift: $0) }
     }
 
     /// The host instant for rig time `time` (0: immediately, ``immediateLead`` ahead).
