@@ -34,13 +34,15 @@ uint8_t clock_source;
 static int hse_started(void)
 {
     const uint32_t limit = HSI_HZ / 1000u * HSE_WAIT_MS;
+    uint32_t counter;
     int ready;
     RCC_CR |= RCC_CR_HSEBYP; /* written while HSEON is still 0 (RM0368 §6.3.1, RCC_CR) */
     RCC_CR |= RCC_CR_HSEON;
     SYST_RVR = 0xFFFFFFu;
     SYST_CVR = 0;
     SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_ENABLE;
-    while (!(ready = (RCC_CR & RCC_CR_HSERDY) != 0u) && 0xFFFFFFu - SYST_CVR < limit) {}
+    /* SysTick counts down from 0xFFFFFF; 0 until it has loaded that (the first cycle after enable) */
+    while (!(ready = (RCC_CR & RCC_CR_HSERDY) != 0u) && ((counter = SYST_CVR) == 0u || 0xFFFFFFu - counter < limit)) {}
     SYST_CSR = 0;
     if (!ready) RCC_CR &= ~(RCC_CR_HSEON | RCC_CR_HSEBYP);
     return ready;

@@ -415,6 +415,8 @@ static void refresh(uint32_t address)
         if ((*c & RCC_CR_PLLON) && stm32f4.now_ns - stm32f4.pll_on_ns >= PLL_LOCK_NS) *c |= RCC_CR_PLLRDY;
         break;
     case SYST_CVR:
+        if (!(REG(SYST_CSR) & SYST_CSR_ENABLE) && stm32f4.systick_start_ns == 0u)
+            *c = 0x5A5A5Au; /* UNKNOWN from reset (ARMv7-M): a write of 0 is seen */
         if (REG(SYST_CSR) & SYST_CSR_ENABLE) {
             uint64_t cycles = (stm32f4.now_ns - stm32f4.systick_start_ns) * stm32f4_model_sysclk() / 1000000000u,
                      period = (uint64_t)(REG(SYST_RVR) & 0xFFFFFFu) + 1u;
