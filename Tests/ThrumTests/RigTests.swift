@@ -18,7 +18,7 @@ struct RigTests {
 
     /// One simulated board of a test rig, which can be unplugged and plugged in again.
     final class Board: @unchecked Sendable {
-        let configuration: BoardConfiguration
+        private(set) var configuration: BoardConfiguration
         let clock: ManualClock
         private let lock = NSLock()
         private var server: SimulatorServer?
@@ -55,14 +55,20 @@ struct RigTests {
             await board?.close()
         }
 
-        func plug() { lock.withLock { plugged = true } }
+        /// Plugs it in again, its clock now `ppm` off (an RC oscillator that warmed up meanwhile).
+        func plug(ppm: Double? = nil) {
+            lock.withLock {
+                plugged = true
+                if let ppm { configuration.clockPPM = ppm }
+            }
+        }
 
         /// The host instant (seconds on the manual clock) of board time `micros`.
         func hostSeconds(ofBoard micros: Double) -> Double? {
             guard let origin = lock.withLock({ server?.origin.withLock { $0 } }) as? ManualClock.Instant else {
                 return nil
             }
-            return origin.offset.secondsDouble + micros / (1 + configuration.clockPPM / 1e6) / 1e6
+            return origin.offset.secondsDouble + micros / (1 + lock.withLock { configuration.clockPPM } / 1e6) / 1e6
         }
 
         /// Board time (µs) at host seconds `seconds`.
@@ -70,7 +76,7 @@ struct RigTests {
             guard let origin = lock.withLock({ server?.origin.withLock { $0 } }) as? ManualClock.Instant else {
                 return nil
             }
-            return (seconds - origin.offset.secondsDouble) * (1 + configuration.clockPPM / 1e6) * 1e6
+            return (seconds - origin.offset.secondsDouble) * (1 + lock.withLock { configuration.clockPPM } / 1e6) * 1e6
         }
     }
 
@@ -149,8 +155,21 @@ struct RigTests {
 
     @Test("a board that drops out leaves the others playing, and rejoins in step")
     func dropOutAndRejoin() async throws {
+        try await rejoin(ppms: [-60.0, 60], back: 60)
+    }
+
+    /// An RC oscillator (PROTOCOL.md §7.4) 3 % fast that comes back 300 ppm faster (warmer): its
+    /// drift before is no ±1 ppm prior for it, and it rejoins in step all the same.
+    @Test("a board on an RC oscillator rejoins in step though its clock moved while it was away")
+    func rcOscillatorRejoins() async throws {
+        try await rejoin(ppms: [0, 30000], back: 30300)
+    }
+
+    /// Board 1 drops out after 2.2 s and comes back with its clock `back` ppm off; both render the
+    /// loop within 0.5 ms of each other 6 s after the start.
+    func rejoin(ppms: [Double], back: Double) async throws {
         let clock = ManualClock()
-        let boards = [-60.0, 60].map { Board(ppm: $0, clock: clock) }
+        let boards = ppms.map { Board(ppm: $0, clock: clock) }
         let rig = try Self.rig(boards, clock: clock)
         await rig.setRejoinInterval(.milliseconds(100))
         let events = rig.events
@@ -174,7 +193,7 @@ struct RigTests {
             try await clock.sleep(until: .init(offset: .seconds(whileAway + 0.2)))
             let survivor = try await Self.rampStart(rig, boards[0], index: 0, near: whileAway)
             let away = await rig.engine(board: 1) == nil
-            boards[1].plug()
+            boards[1].plug(ppm: back)
             var rejoined: (answered: Double, inStep: Double)?
             for await event in events {
                 if case .boardRejoined(let board, _, let answered, let inStep) = event, board == "b1" {
