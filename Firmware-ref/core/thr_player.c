@@ -448,8 +448,8 @@ void thr_players_tick(thr_core *core, uint32_t t)
 
 /* This tick's length in trimmed board us (CLOCK_TRIM, SEMANTICS.md §1.6): tick_us, plus the whole
  * us that trim_ppb / (1000 tick_hz) us a tick has added up to. Exact over any run: what is not yet
- * a whole us stays in trim_acc. At 1 kHz and above a loop turns once a tick at most (|trim_ppb| <=
- * 10^6 <= 1000 tick_hz); a slower tick takes at most 10^6 / (1000 tick_hz) + 1 turns. */
+ * a whole us stays in trim_acc. A loop turns |trim_ppb| / (1000 tick_hz) + 1 times a tick at most:
+ * once for a crystal's trim (|trim_ppb| <= 10^6 at 1 kHz), up to 41 for an RC oscillator 4 % off. */
 static uint32_t trimmed_tick_us(thr_core *core)
 {
     int32_t unit = (int32_t)(1000u * core->config->tick_hz), acc = core->trim_acc + core->trim_ppb;
@@ -476,7 +476,7 @@ void thr_players_advance(thr_core *core)
         unsigned i;
         uint32_t step;
         if (pl->state != THR_PLAYER_PLAYING) continue;
-        step = tick * pl->rate_q8; /* <= (1e6 + 1e3) * 4096 < 2^32 */
+        step = tick * pl->rate_q8; /* <= (1.04e6 + 1) * 4096 < 2^32 (THR_CLOCK_TRIM_MAX_PPB) */
         for (i = 0; i < THR_MAX_PASSES; i++) {
             thr_pass *ps = &pl->pass[i];
             if (!ps->live) continue;
@@ -658,7 +658,7 @@ thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint
 
 thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb)
 {
-    if (rate_ppb > 1000000 || rate_ppb < -1000000) return THR_STATUS_BAD_ARGUMENT;
+    if (rate_ppb > THR_CLOCK_TRIM_MAX_PPB || rate_ppb < -THR_CLOCK_TRIM_MAX_PPB) return THR_STATUS_BAD_ARGUMENT;
     core->trim_ppb = rate_ppb; /* trim_acc goes on: a refined trim loses nothing already counted */
     return THR_STATUS_OK;
 }

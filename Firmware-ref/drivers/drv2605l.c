@@ -6,7 +6,13 @@
 #include "drv2605l_regs.h"
 #include "thr_core.h" /* thr_isqrt */
 
-#define RESET_READS 10u /* MODE reads waiting for DEV_RESET to clear */
+/* After DEV_RESET. SLOS854D gives the bit no completion time (MODE register, 0x01: "self-clears
+ * after the reset operation is complete", the equivalent of a power cycle) and asks for 250 us after
+ * power-up before I2C commands ("Initialization Procedure"); Zephyr's driver waits 100 ms. So: no
+ * traffic for RESET_QUIET_US, then MODE is read until DEV_RESET has cleared, a NACK counting as "not
+ * yet" (a chip that resets answers nothing), and only after RESET_GIVE_UP_US is the chip missing. */
+#define RESET_QUIET_US   2000u
+#define RESET_GIVE_UP_US 10000u
 
 static int due(uint32_t at, uint32_t now)
 {
@@ -83,19 +89,34 @@ static uint8_t od_clamp(const drv2605l_config *c)
     return root ? byte_of((mv100 * 1000u / root + 1066u) / 2132u, 255u) : 255u;
 }
 
+/* Waits for a DEV_RESET just written to finish (RESET_QUIET_US, RESET_GIVE_UP_US), on the HAL's
+ * clock: THR_I2C_OK, or the chip is missing (a bus timeout at once: that is no chip resetting). */
+static int reset_done(drv2605l *dev)
+{
+    const thr_hal *hal = dev->hal;
+    uint32_t start = hal->now_us(hal->ctx), elapsed;
+    uint8_t reg = DRV2605L_REG_MODE, value = DRV2605L_DEV_RESET;
+    int r;
+    while (hal->now_us(hal->ctx) - start < RESET_QUIET_US) {}
+    for (;;) {
+        r = hal->i2c_transfer(hal->ctx, dev->config->bus, dev->config->address, &reg, 1, &value, 1);
+        if (r == THR_I2C_TIMEOUT) return lost(dev, r);
+        if (r == THR_I2C_OK && !(value & DRV2605L_DEV_RESET)) return THR_I2C_OK;
+        elapsed = hal->now_us(hal->ctx) - start;
+        if (elapsed >= RESET_GIVE_UP_US) return lost(dev, r == THR_I2C_OK ? THR_I2C_TIMEOUT : r);
+    }
+}
+
 /* Configures the chip from reset; leaves it in RTP mode at level 0. */
 static int configure(drv2605l *dev)
 {
     const drv2605l_config *c = dev->config;
     const drv2605l_calibration *cal = &dev->calibration;
     int lra = c->kind == THR_ACTUATOR_KIND_LRA;
-    uint8_t block[7], value = DRV2605L_DEV_RESET, control3;
-    unsigned i;
+    uint8_t block[7], value, control3;
     int r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_DEV_RESET);
-    for (i = 0; r == THR_I2C_OK && (value & DRV2605L_DEV_RESET) && i < RESET_READS; i++)
-        r = read_regs(dev, DRV2605L_REG_MODE, &value, 1);
     if (r != THR_I2C_OK) return r;
-    if (value & DRV2605L_DEV_RESET) return lost(dev, THR_I2C_TIMEOUT); /* never came out of reset */
+    if ((r = reset_done(dev)) != THR_I2C_OK) return r;
     r = read_regs(dev, DRV2605L_REG_STATUS, &value, 1);
     if (r != THR_I2C_OK) return r;
     value = (uint8_t)(value >> DRV2605L_DEVICE_ID_SHIFT);

@@ -66,7 +66,12 @@ static void write_reg(model_drv2605l *m, uint8_t reg, uint8_t value)
         reg == 0x21 /* VBAT */)
         return; /* read only */
     if (reg == DRV2605L_REG_MODE && (value & DRV2605L_DEV_RESET)) {
-        registers_reset(m); /* DEV_RESET: back to reset values (it clears at once here) */
+        registers_reset(m); /* DEV_RESET: back to reset values, the bit set until reset_busy_us */
+        m->resetting = 1;
+        m->reset_polled = 0;
+        m->reset_polls = 0;
+        m->reset_at = m->now_us;
+        if (m->reset_busy_us) m->reg[DRV2605L_REG_MODE] |= DRV2605L_DEV_RESET;
         return;
     }
     if (reg == DRV2605L_REG_RTP_INPUT) {
@@ -93,8 +98,20 @@ int model_drv2605l_transfer(model_drv2605l *m, uint8_t address, const uint8_t *t
     uint32_t i;
     uint8_t reg;
     m->transactions++;
+    if (m->resetting) {
+        uint32_t since = m->now_us - m->reset_at;
+        if (!m->reset_polled) m->reset_first_us = m->now_us;
+        m->reset_polled = 1;
+        if (since >= m->reset_nack_us && since >= m->reset_busy_us) {
+            m->resetting = 0;
+            m->reg[DRV2605L_REG_MODE] &= (uint8_t)~DRV2605L_DEV_RESET;
+        } else {
+            m->reset_polls++;
+        }
+    }
     if (m->timeout) return THR_I2C_TIMEOUT;
     if (m->nack || address != 0x5Au || tx_length == 0u) return THR_I2C_NACK;
+    if (m->resetting && m->now_us - m->reset_at < m->reset_nack_us) return THR_I2C_NACK;
     advance(m);
     reg = tx[0];
     if (tx_length > 1u) log_op(m, reg, tx_length - 1u, 0, tx[1]);

@@ -1,6 +1,6 @@
 /* A register-level model of one DRV2605L on an I2C bus, for the driver's host tests: the register
- * file with its reset values, the mode rules (standby ignores RTP_INPUT, DEV_RESET, GO that clears
- * itself when a calibration ends, by model time), STATUS bits a test sets, a log of transactions,
+ * file with its reset values, the mode rules (standby ignores RTP_INPUT, DEV_RESET that may NACK and
+ * read back set for a while, GO that clears itself when a calibration ends, by model time), STATUS bits a test sets, a log of transactions,
  * and switches that make it NACK or time out. */
 #ifndef MODEL_DRV2605L_H
 #define MODEL_DRV2605L_H
@@ -28,6 +28,11 @@ typedef struct model_drv2605l {
     uint8_t cal_lra_period;
     uint8_t device_id;    /* STATUS[7:5] after a reset: DRV2605L_DEVICE_ID_DRV2605L unless a test changes it */
     uint32_t cal_done_at; /* GO clears at this model time (while calibrating) */
+    /* DEV_RESET: for reset_nack_us after it the chip answers nothing (NACK), for reset_busy_us MODE
+     * reads back with DEV_RESET set (both 0: done at once). reset_polls counts the transactions
+     * between the reset and its end; reset_first_us is the model time of the first one after it. */
+    uint32_t reset_nack_us, reset_busy_us, reset_at, reset_polls, reset_first_us;
+    uint8_t resetting, reset_polled;
     uint8_t calibrating;
     uint32_t transactions; /* every call, answered or not */
     uint32_t rtp_writes;   /* writes reaching RTP_INPUT */

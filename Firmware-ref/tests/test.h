@@ -6,6 +6,7 @@
 
 extern int test_failures;
 extern int test_checks;
+extern int tests_run;
 
 #define CHECK(cond)                                                                  \
     do {                                                                             \

@@ -167,10 +167,10 @@ static void bad_arguments(void)
     CHECK_EQ(thr_player_channels(&board.core, 0, 0, 9, nine), THR_STATUS_BAD_ARGUMENT);
     CHECK_EQ(thr_player_channels(&board.core, THR_MAX_PLAYERS, 0, 1, &beyond), THR_STATUS_NO_SUCH_PLAYER);
     CHECK_EQ(board.core.player[0].next_mask, 0); /* nothing refused was kept */
-    CHECK_EQ(thr_clock_trim(&board.core, 1000001), THR_STATUS_BAD_ARGUMENT);
-    CHECK_EQ(thr_clock_trim(&board.core, -1000001), THR_STATUS_BAD_ARGUMENT);
-    CHECK_EQ(thr_clock_trim(&board.core, -1000000), THR_STATUS_OK);
-    CHECK_EQ(board.core.trim_ppb, -1000000);
+    CHECK_EQ(thr_clock_trim(&board.core, 40000001), THR_STATUS_BAD_ARGUMENT);
+    CHECK_EQ(thr_clock_trim(&board.core, -40000001), THR_STATUS_BAD_ARGUMENT);
+    CHECK_EQ(thr_clock_trim(&board.core, -40000000), THR_STATUS_OK);
+    CHECK_EQ(board.core.trim_ppb, -40000000);
 }
 
 /* ---------- the pan (SEMANTICS.md §12.2) ---------- */
@@ -368,6 +368,9 @@ static void clock_trim(void)
     trim_run(100000);
     trim_run(-100000);
     trim_run(-40125);
+    trim_run(30927835);  /* a board 3 % slow: 1 / 0.97 - 1 */
+    trim_run(-29126214); /* 3 % fast: 1 / 1.03 - 1 */
+    trim_run(40000000);
 }
 
 /* ---------- through the line ---------- */
@@ -418,7 +421,7 @@ static void over_the_line(void)
     r = command(THR_MSG_CLOCK_TRIM, p, THR_CLOCK_TRIM_SIZE);
     CHECK(r && r->payload[2] == THR_STATUS_OK);
     CHECK_EQ(board.core.trim_ppb, -40125);
-    thr_put32(p + THR_CLOCK_TRIM_RATE_PPB_AT, 1000001);
+    thr_put32(p + THR_CLOCK_TRIM_RATE_PPB_AT, 40000001);
     r = command(THR_MSG_CLOCK_TRIM, p, THR_CLOCK_TRIM_SIZE);
     CHECK(r && r->payload[2] == THR_STATUS_BAD_ARGUMENT);
     /* PLAYER_CHANNELS {1} on player 2 at a time long past: applied at once, LATE follows */

@@ -1,7 +1,8 @@
 /* The DRV2605L driver against the register model (model_drv2605l.h), alone and on a stub board
  * whose HAL routes actuator_write, i2c_transfer and the calibrate hooks to it: the init sequence,
  * change-only RTP writes, standby and wake, calibration through ACTUATOR_CALIBRATE without
- * stalling the loop, over-current (FAULT, stop with reason fault) and a missing chip. */
+ * stalling the loop, over-current (FAULT, stop with reason fault), a missing chip and the wait after
+ * DEV_RESET. */
 #include <string.h>
 
 #include "drv2605l.h"
@@ -20,7 +21,8 @@ typedef struct drv_board {
     drv2605l dev;
     drv2605l_config config;
     model_drv2605l chip;
-    uint32_t writes; /* actuator_write calls */
+    uint32_t writes;  /* actuator_write calls */
+    uint32_t spin_us; /* while the chip resets, the clock moves on by this at every reading */
 } drv_board;
 
 static drv_board b;
@@ -31,6 +33,13 @@ static int i2c(void *ctx, uint8_t bus, uint8_t address, const uint8_t *tx, uint3
     drv_board *d = ctx;
     d->chip.now_us = d->board.clock_us;
     return bus == 0u ? model_drv2605l_transfer(&d->chip, address, tx, tx_length, rx, rx_length) : THR_I2C_NACK;
+}
+
+static uint32_t now_us(void *ctx)
+{
+    drv_board *d = ctx;
+    if (d->chip.resetting) d->board.clock_us += d->spin_us; /* the driver waits: time passes */
+    return d->board.clock_us;
 }
 
 static void actuator_write(void *ctx, uint8_t channel, int16_t drive, uint16_t frequency)
@@ -62,6 +71,8 @@ static int setup(const drv2605l_config *config)
 {
     stub_board_init(&b.board);
     b.hal = b.board.hal;
+    b.hal.now_us = now_us;
+    b.spin_us = 1;
     b.hal.actuator_write = actuator_write;
     b.hal.i2c_transfer = i2c;
     b.hal.actuator_calibrate_start = calibrate_start;
@@ -451,6 +462,42 @@ static void device_id(void)
     CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 84);
 }
 
+/* DEV_RESET has no stated completion time (SLOS854D): no traffic for 2 ms after it, then MODE is read
+ * until the bit clears, a NACK meaning "not yet"; a chip still silent after 10 ms is missing. */
+static void reset_wait(void)
+{
+    uint32_t start;
+    setup(&lra_closed);
+    b.chip.reset_nack_us = 1500; /* silent for 1.5 ms, then DEV_RESET reads 1 until 4 ms */
+    b.chip.reset_busy_us = 4000;
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_OK);
+    CHECK(b.chip.reset_first_us - b.chip.reset_at >= 2000u); /* quiet for 2 ms */
+    CHECK(b.chip.reset_polls > 0u);                          /* read while DEV_RESET was still set */
+    CHECK(!(b.dev.flags & DRV2605L_F_MISSING));
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 84);
+    /* NACKs for 8 ms: not yet, not missing */
+    b.chip.reset_nack_us = 8000;
+    b.chip.reset_busy_us = 0;
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_OK);
+    CHECK(b.chip.reset_polls > 0u);
+    CHECK(!(b.dev.flags & DRV2605L_F_MISSING));
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_MODE], DRV2605L_MODE_RTP);
+    /* silent for 20 ms: missing after 10 (and not much later) */
+    b.chip.reset_nack_us = 20000;
+    start = b.board.clock_us;
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_NACK);
+    CHECK(b.dev.flags & DRV2605L_F_MISSING);
+    CHECK(b.board.clock_us - start >= 10000u && b.board.clock_us - start < 10100u);
+    CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 0x3E); /* nothing configured */
+    /* DEV_RESET bit never clears: missing as well */
+    b.chip.reset_nack_us = 0;
+    b.chip.reset_busy_us = 50000;
+    b.board.clock_us += 100000u;
+    CHECK_EQ(drv2605l_init(&b.dev, &b.hal, &b.config, 0, b.board.clock_us), THR_I2C_TIMEOUT);
+    CHECK(b.dev.flags & DRV2605L_F_MISSING);
+}
+
 void drv2605l_tests(void)
 {
     run_test("drv2605l init sequence", init_sequence);
@@ -464,4 +511,5 @@ void drv2605l_tests(void)
     run_test("drv2605l missing chip (NACK)", missing_nack);
     run_test("drv2605l missing chip (timeout)", missing_timeout);
     run_test("drv2605l device ID", device_id);
+    run_test("drv2605l wait after DEV_RESET", reset_wait);
 }

@@ -1,18 +1,6 @@
 /* Runs every test group; exit status 1 when a check failed. */
 #include "test.h"
 
-int test_failures = 0;
-int test_checks = 0;
-static int tests_run = 0;
-
-void run_test(const char *name, test_fn fn)
-{
-    int before = test_failures;
-    tests_run++;
-    fn();
-    if (test_failures != before) fprintf(stderr, "FAIL %s\n", name);
-}
-
 void timeline_tests(void);
 void render_tests(void);
 void actuator_tests(void);

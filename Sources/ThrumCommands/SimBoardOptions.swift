@@ -29,7 +29,7 @@ struct SimBoardOptions: ParsableArguments {
     @Option(
         name: .customLong("clock-ppm"), parsing: .unconditional,
         help: ArgumentHelp(
-            "How far the board's crystal is off, in parts per million (-1000 to 1000; negative: slow).",
+            "How far the board's clock is off, in parts per million (-40000 to 40000; negative: slow).",
             valueName: "ppm"))
     var clockPPM: Double = 0
 
@@ -60,7 +60,7 @@ struct SimBoardOptions: ParsableArguments {
         }
         try validateNames()
         if !BoardCrystal.ppmRange.contains(clockPPM) {
-            throw ValidationError("--clock-ppm \(clockPPM): must be -1000...1000")
+            throw ValidationError("--clock-ppm \(clockPPM): must be -40000...40000")
         }
         if !(0...Int(LineModel.maximumJitterMicroseconds)).contains(jitterMicroseconds) {
             throw ValidationError(

@@ -8,8 +8,9 @@ public struct BoardCrystal: Sendable, Hashable {
 
     public init(ppm: Double = 0) { self.ppm = ppm }
 
-    /// The crystals the simulator emulates: a board this far off is broken, not drifting.
-    public static let ppmRange = -1000.0...1000.0
+    /// The clocks the simulator emulates: crystals (±100 ppm) and RC oscillators up to 4 % off (the host
+    /// serves ±3 %, PROTOCOL.md §7.4); a board further off is broken, not drifting.
+    public static let ppmRange = -40000.0...40000.0
 
     /// The board's counter (microseconds since power-on) when `host` nanoseconds have passed
     /// since power-on. Integer arithmetic apart from the drift itself, which is rounded to the

@@ -6,7 +6,7 @@ import ThrumWire
 /// `advance(to:)`, so a test drives it deterministically (a manual clock) and `SimulatorServer`
 /// drives it from real time. That time is the board's own clock: a host's time becomes board time
 /// through `configuration.crystal` (`SimulatorServer` and `SimulatedHost` do so). The line's
-/// delays are counted on the board's clock too (at ±1000 ppm, a microsecond per second of delay).
+/// delays are counted on the board's clock too (a microsecond per second of delay at 1000 ppm, 30 at 3 %).
 /// Not thread-safe: one owner at a time.
 public final class SimulatedBoard {
     public let configuration: BoardConfiguration

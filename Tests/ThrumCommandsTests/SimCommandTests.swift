@@ -53,8 +53,8 @@ struct SimCommandTests {
         (["--channels", "3", "--channel-names", "a,b"], "--channel-names: 2 names for --channels 3"),
         (["--channel-names", "left,,right"], "--channel-names: an empty name"),
         (["--channel-names", "seventeen-bytes-x"], "--channel-names: \"seventeen-bytes-x\" is 17 bytes, at most 16"),
-        (["--clock-ppm", "1000.5"], "--clock-ppm 1000.5: must be -1000...1000"),
-        (["--clock-ppm=-2000"], "--clock-ppm -2000.0: must be -1000...1000"),
+        (["--clock-ppm", "40000.5"], "--clock-ppm 40000.5: must be -40000...40000"),
+        (["--clock-ppm=-50000"], "--clock-ppm -50000.0: must be -40000...40000"),
         (["--clock-ppm", "fast"], "'fast' is invalid for '--clock-ppm <ppm>'"),
         (["--jitter-us", "1000001"], "--jitter-us 1000001: must be 0...1000000"),
     ])

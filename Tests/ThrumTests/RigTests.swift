@@ -18,7 +18,7 @@ struct RigTests {
 
     /// One simulated board of a test rig, which can be unplugged and plugged in again.
     final class Board: @unchecked Sendable {
-        let configuration: BoardConfiguration
+        private(set) var configuration: BoardConfiguration
         let clock: ManualClock
         private let lock = NSLock()
         private var server: SimulatorServer?
@@ -55,14 +55,20 @@ struct RigTests {
             await board?.close()
         }
 
-        func plug() { lock.withLock { plugged = true } }
+        /// Plugs it in again, its clock now `ppm` off (an RC oscillator that warmed up meanwhile).
+        func plug(ppm: Double? = nil) {
+            lock.withLock {
+                plugged = true
+                if let ppm { configuration.clockPPM = ppm }
+            }
+        }
 
         /// The host instant (seconds on the manual clock) of board time `micros`.
         func hostSeconds(ofBoard micros: Double) -> Double? {
             guard let origin = lock.withLock({ server?.origin.withLock { $0 } }) as? ManualClock.Instant else {
                 return nil
             }
-            return origin.offset.secondsDouble + micros / (1 + configuration.clockPPM / 1e6) / 1e6
+            return origin.offset.secondsDouble + micros / (1 + lock.withLock { configuration.clockPPM } / 1e6) / 1e6
         }
 
         /// Board time (µs) at host seconds `seconds`.
@@ -70,7 +76,7 @@ struct RigTests {
             guard let origin = lock.withLock({ server?.origin.withLock { $0 } }) as? ManualClock.Instant else {
                 return nil
             }
-            return (seconds - origin.offset.secondsDouble) * (1 + configuration.clockPPM / 1e6) * 1e6
+            return (seconds - origin.offset.secondsDouble) * (1 + lock.withLock { configuration.clockPPM } / 1e6) * 1e6
         }
     }
 
@@ -97,8 +103,22 @@ struct RigTests {
 
     @Test("loop boundaries stay together on boards 100 ppm apart")
     func drift() async throws {
+        try await loopsStayTogether(ppms: [-100.0, 40, 100], skew: 0.0005, trimTolerance: 15_000)
+    }
+
+    /// RC oscillators (PROTOCOL.md §7.4): boards 3 % slow and 3 % fast beside a crystal keep step as
+    /// crystals do. (Before a board's first start took its drift-cancelling trim with it, they played
+    /// a discipline period untrimmed and were still 0.7-0.8 ms apart 40 loops later.)
+    @Test("loop boundaries stay together on boards 3 % fast and 3 % slow")
+    func rcOscillators() async throws {
+        try await loopsStayTogether(ppms: [-30000.0, 0, 30000], skew: 0.0005, trimTolerance: 15_000)
+    }
+
+    /// Three boards play a looping ramp for 40 loops; the first loop starts within 0.5 ms on all of
+    /// them, the last within `skew` (s), and each board's trim cancels its clock's rate.
+    func loopsStayTogether(ppms: [Double], skew: Double, trimTolerance: Double) async throws {
         let clock = ManualClock()
-        let boards = [-100.0, 40, 100].map { Board(ppm: $0, clock: clock) }
+        let boards = ppms.map { Board(ppm: $0, clock: clock) }
         let rig = try Self.rig(boards, clock: clock)
         let (first, last, trims) = try await clock.drive(limit: .seconds(60)) {
             try await rig.start()
@@ -124,18 +144,32 @@ struct RigTests {
         // The target, 0.5 ms: on a manual clock that moves 1 ms a step, the clock exchanges'
         // timestamps fall on those steps, which bounds what the estimates can do.
         #expect(first.max()! - first.min()! < 0.0005, "start skew \(first)")
-        #expect(last.max()! - last.min()! < 0.0005, "skew after 40 loops \(last)")
-        // Each board was trimmed against its crystal: about -ppm × 1000 ppb, give or take what the
-        // discipline pays back of the clock estimate's error.
-        for (trim, ppm) in zip(trims, [-100.0, 40, 100]) {
-            #expect(abs(Double(trim) + ppm * 1000) < 15_000, "trim \(trim) ppb for \(ppm) ppm")
+        #expect(last.max()! - last.min()! < skew, "skew after 40 loops \(last)")
+        // Each board was trimmed against its clock: 10⁹ × (1 / (1 + ppm / 10⁶) − 1) ppb (about
+        // −ppm × 1000), give or take what the discipline pays back of the clock estimate's error.
+        for (trim, ppm) in zip(trims, ppms) {
+            let exact = (1 / (1 + ppm / 1e6) - 1) * 1e9
+            #expect(abs(Double(trim) - exact) < trimTolerance, "trim \(trim) ppb for \(ppm) ppm")
         }
     }
 
     @Test("a board that drops out leaves the others playing, and rejoins in step")
     func dropOutAndRejoin() async throws {
+        try await rejoin(ppms: [-60.0, 60], back: 60)
+    }
+
+    /// An RC oscillator (PROTOCOL.md §7.4) 3 % fast that comes back 300 ppm faster (warmer): its
+    /// drift before is no ±1 ppm prior for it, and it rejoins in step all the same.
+    @Test("a board on an RC oscillator rejoins in step though its clock moved while it was away")
+    func rcOscillatorRejoins() async throws {
+        try await rejoin(ppms: [0, 30000], back: 30300)
+    }
+
+    /// Board 1 drops out after 2.2 s and comes back with its clock `back` ppm off; both render the
+    /// loop within 0.5 ms of each other 6 s after the start.
+    func rejoin(ppms: [Double], back: Double) async throws {
         let clock = ManualClock()
-        let boards = [-60.0, 60].map { Board(ppm: $0, clock: clock) }
+        let boards = ppms.map { Board(ppm: $0, clock: clock) }
         let rig = try Self.rig(boards, clock: clock)
         await rig.setRejoinInterval(.milliseconds(100))
         let events = rig.events
@@ -159,7 +193,7 @@ struct RigTests {
             try await clock.sleep(until: .init(offset: .seconds(whileAway + 0.2)))
             let survivor = try await Self.rampStart(rig, boards[0], index: 0, near: whileAway)
             let away = await rig.engine(board: 1) == nil
-            boards[1].plug()
+            boards[1].plug(ppm: back)
             var rejoined: (answered: Double, inStep: Double)?
             for await event in events {
                 if case .boardRejoined(let board, _, let answered, let inStep) = event, board == "b1" {

@@ -413,7 +413,8 @@ thr_status thr_player_cancel(thr_core *core, uint8_t player);
  * >= channel_count or named twice; a newer change replaces one still waiting. */
 thr_status thr_player_channels(thr_core *core, uint8_t player, uint32_t at, uint8_t count, const uint8_t *channels);
 /* CLOCK_TRIM: players advance by (1 + rate_ppb / 10^9) pattern us per board us from the next tick;
- * BAD_ARGUMENT beyond +-1,000,000. 0 at init and for every new host session. */
+ * BAD_ARGUMENT beyond +-THR_CLOCK_TRIM_MAX_PPB. 0 at init and for every new host session. */
+#define THR_CLOCK_TRIM_MAX_PPB 40000000 /* 4 %: a board up to 3 % off, an RC oscillator (PROTOCOL.md §7.4) */
 thr_status thr_clock_trim(thr_core *core, int32_t rate_ppb);
 /* Run-time controls: slot THR_CTL_* (THR_CTL_PAN with THR_CHANNEL_PAN), value Q15 (intensity,
  * volume and pan 0..32768, the others -32768..32768). */

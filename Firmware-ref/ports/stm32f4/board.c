@@ -11,12 +11,16 @@
 #define THRUM_TIMELINE_MEMORY 32768u
 #endif
 
+/* The Nucleo's board string names its clock (clock.c), which `thrum info` shows: "hse" when the
+ * ST-LINK's 8 MHz runs it, "hsi-fallback" when that did not start and board time is only as good as
+ * the internal RC oscillator (about 1 %; the host serves up to 3 %, PROTOCOL.md §7.4). The QEMU board
+ * keeps its name (the fallback runs there: QEMU has no RCC) and says its clock on USART1 (main.c). */
 #if THRUM_QEMU
-#define BOARD_NAME "qemu-netduinoplus2"
-#define SLOT_COUNT 2u
+#define BOARD_NAME(source) "qemu-netduinoplus2"
+#define SLOT_COUNT         2u
 #else
-#define BOARD_NAME "nucleo-f401re"
-#define SLOT_COUNT 1u
+#define BOARD_NAME(source) ((source) == CLOCK_HSE_BYPASS ? "nucleo-f401re hse" : "nucleo-f401re hsi-fallback")
+#define SLOT_COUNT         1u
 #endif
 
 thr_core board_core;
@@ -131,7 +135,7 @@ void board_init(void)
 {
     uint8_t channel;
     config.firmware = "thrum-ref 0.1 stm32f4";
-    config.board = BOARD_NAME;
+    config.board = BOARD_NAME(clock_source);
     config.serial = serial_number();
     config.tick_hz = 1000;
     config.channel_count = THRUM_CHANNELS;

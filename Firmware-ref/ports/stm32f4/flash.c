@@ -1,9 +1,15 @@
 /* The flash slots in the STM32F401's own flash. The core wants equal sectors; the F401's are 16,
  * 64 and 128 KB. So the slot region is four 64 KB "sectors", each at the start of one physical
  * sector 4..7 (the upper half of 5..7 stays unused): erasing one never touches another, and the
- * image keeps sectors 0-3 (stm32f401re.ld). Programming is by words where aligned, else bytes;
- * the CPU stalls on flash reads while the controller is busy (an erase of 128 KB takes 1-2 s), so
- * the watchdog is kicked while waiting. */
+ * image keeps sectors 0-3 (stm32f401re.ld). Programming is by words where aligned, else bytes.
+ *
+ * While the controller erases or programs, every read of the flash stalls the bus until it is done
+ * (RM0368 §3.5), and a 128 KB sector erase takes up to 2 s (DS10086, t_ERASE128KB). So what starts an
+ * operation and waits for it runs from RAM (RAMFUNC), as do the interrupt handlers that must run
+ * meanwhile (SysTick, USART2 and the core's receive ring) and the vector table (startup.c): the
+ * board keeps receiving and its clock (TIM5) keeps counting; only the main loop waits. The watchdog
+ * is kicked right before each operation and not during it (a controller stuck busy then resets the
+ * board); its timeout outlasts the longest erase (iwdg.c). */
 #include "port.h"
 
 #define SECTOR_SIZE  0x10000u
@@ -25,10 +31,34 @@ static uint32_t physical(uint32_t address, uint32_t length)
     return sector_base[sector] + offset;
 }
 
-static int wait_ready(void)
+/* From RAM: the operation's last write to FLASH_CR (STRT) or to the flash itself, then the wait. */
+static RAMFUNC uint32_t erase_in_ram(uint32_t control)
 {
-    while (FLASH_SR & FLASH_SR_BSY) watchdog_kick();
-    return (FLASH_SR & FLASH_SR_ERRORS) ? -1 : 0;
+    FLASH_CR = control;
+    FLASH_CR = control | FLASH_CR_STRT;
+    while (FLASH_SR & FLASH_SR_BSY) {}
+    return FLASH_SR;
+}
+
+static RAMFUNC uint32_t program_word_in_ram(uint32_t address, uint32_t word)
+{
+    FLASH_CR = FLASH_CR_PSIZE_32 | FLASH_CR_PG;
+    STM32F4_MEM32(address) = word;
+    while (FLASH_SR & FLASH_SR_BSY) {}
+    return FLASH_SR;
+}
+
+static RAMFUNC uint32_t program_byte_in_ram(uint32_t address, uint8_t byte)
+{
+    FLASH_CR = FLASH_CR_PSIZE_8 | FLASH_CR_PG;
+    STM32F4_MEM8(address) = byte;
+    while (FLASH_SR & FLASH_SR_BSY) {}
+    return FLASH_SR;
+}
+
+static int result(uint32_t status)
+{
+    return (status & FLASH_SR_ERRORS) ? -1 : 0;
 }
 
 static void unlock(void)
@@ -52,9 +82,9 @@ static void lock(void)
 
 int slot_flash_read(uint32_t address, uint8_t *out, uint32_t length)
 {
-    const uint8_t *from = (const uint8_t *)physical(address, length);
+    uint32_t from = physical(address, length);
     if (!from) return -1;
-    while (length--) *out++ = *from++;
+    while (length--) *out++ = STM32F4_MEM8(from++);
     return 0;
 }
 
@@ -65,18 +95,16 @@ int slot_flash_write(uint32_t address, const uint8_t *data, uint32_t length)
     if (!to) return -1;
     unlock();
     while (length && status == 0) {
+        watchdog_kick();
         if (to % 4u == 0u && length >= 4u) {
             uint32_t word =
                 (uint32_t)data[0] | (uint32_t)data[1] << 8 | (uint32_t)data[2] << 16 | (uint32_t)data[3] << 24;
-            FLASH_CR = FLASH_CR_PSIZE_32 | FLASH_CR_PG;
-            *(volatile uint32_t *)to = word;
+            status = result(program_word_in_ram(to, word));
             to += 4u, data += 4, length -= 4u;
         } else {
-            FLASH_CR = FLASH_CR_PSIZE_8 | FLASH_CR_PG;
-            *(volatile uint8_t *)to = *data;
+            status = result(program_byte_in_ram(to, *data));
             to++, data++, length--;
         }
-        status = wait_ready();
     }
     lock();
     return status;
@@ -88,9 +116,9 @@ int slot_flash_erase(uint32_t sector_address)
     int status;
     if (sector_address % SECTOR_SIZE != 0u || sector >= SECTOR_COUNT) return -1;
     unlock();
-    FLASH_CR = FLASH_CR_PSIZE_32 | FLASH_CR_SER | ((uint32_t)sector_number[sector] << FLASH_CR_SNB_Pos);
-    FLASH_CR |= FLASH_CR_STRT;
-    status = wait_ready();
+    watchdog_kick();
+    status =
+        result(erase_in_ram(FLASH_CR_PSIZE_32 | FLASH_CR_SER | ((uint32_t)sector_number[sector] << FLASH_CR_SNB_Pos)));
     lock();
     return status;
 }

@@ -1,14 +1,24 @@
-/* The independent watchdog: about 2 s (LSI ~32 kHz / 64 = 500 Hz, 1000 counts), long enough for
- * a 128 KB flash erase, whose wait kicks it anyway (flash.c). Once started it cannot be stopped. */
+/* The independent watchdog, clocked by LSI, 17-47 kHz (the F401 datasheet, DS10086, "Low-speed
+ * internal (LSI) RC oscillator"). Its timeout is 4 x 2^PR x (RLR + 1) / f_LSI (RM0368 §16.3, IWDG
+ * functional description) and must outlast the longest flash sector erase, which the erase does not
+ * kick (flash.c): 2 s for 128 KB at x32 parallelism (DS10086, "Flash memory programming",
+ * t_ERASE128KB max). With LSI / 128 and 1,250 counts that is 1250 x 128 / 47 kHz = 3.40 s at LSI's
+ * fastest (5.0 s at 32 kHz, 9.4 s at 17 kHz). Once started it cannot be stopped. */
 #include "port.h"
 
-#define RELOAD_COUNTS 1000u
+#define RELOAD_COUNTS 1250u
 
 void watchdog_start(void)
 {
+#if THRUM_DEBUG
+    /* a debug build: the IWDG stops while the core is halted at a breakpoint, and the debug port
+     * stays clocked through wfi (RM0368 §23.16, DBGMCU_APB1_FZ and DBGMCU_CR) */
+    DBGMCU_APB1_FZ |= DBGMCU_APB1_FZ_IWDG_STOP;
+    DBGMCU_CR |= DBGMCU_CR_DBG_SLEEP;
+#endif
     IWDG_KR = IWDG_KEY_START; /* starts the LSI and the counter */
     IWDG_KR = IWDG_KEY_ENABLE;
-    IWDG_PR = IWDG_PR_DIV64;
+    IWDG_PR = IWDG_PR_DIV128;
     IWDG_RLR = RELOAD_COUNTS - 1u;
     while (IWDG_SR & (IWDG_SR_PVU | IWDG_SR_RVU)) {}
     IWDG_KR = IWDG_KEY_RELOAD;

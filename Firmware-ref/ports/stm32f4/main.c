@@ -50,6 +50,8 @@ int main(void)
     trace_text("boot epoch "); /* a host reading USART1 sees each (re)start */
     trace_decimal(board_core.config->boot_epoch);
     trace_end_line();
+    trace_text(clock_source == CLOCK_HSE_BYPASS ? "clock hse" : "clock hsi-fallback");
+    trace_end_line();
 #endif
     for (;;) {
 #if THRUM_QEMU

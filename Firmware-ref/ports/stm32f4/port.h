@@ -11,18 +11,36 @@
 #include "thr_core.h"
 
 /* Core clock: the Nucleo runs the PLL at 84 MHz; QEMU's netduinoplus2 clocks SysTick at 168 MHz
- * whatever RCC is told (it does not model RCC). APB1 is half the core clock on the Nucleo. */
+ * whatever RCC is told (it does not model RCC). APB1 is half the core clock on the Nucleo, and its
+ * timers run at twice APB1 (RM0368 §6.2: an APB prescaler other than 1 doubles the timer clock):
+ * 84 MHz. QEMU clocks TIM2-5 at 1 GHz of its virtual time. */
 #if THRUM_QEMU
-#define CORE_CLOCK_HZ 168000000u
+#define CORE_CLOCK_HZ  168000000u
+#define TIMER_CLOCK_HZ 1000000000u
 #else
-#define CORE_CLOCK_HZ 84000000u
+#define CORE_CLOCK_HZ  84000000u
+#define TIMER_CLOCK_HZ 84000000u
 #endif
 #define APB1_CLOCK_HZ 42000000u
 
-/* clock.c: HSI -> PLL -> 84 MHz, flash wait states, peripheral clocks. */
+/* Code that must run while the flash is busy erasing or programming (every read of it stalls then,
+ * RM0368 §3.5): linked into .ramfunc, which Reset_Handler copies to RAM (sections.ld), and it calls
+ * nothing outside RAM (tools/ram_check.py checks the image). The host's register model runs it as
+ * plain code. */
+#ifdef STM32F4_REGISTER_MODEL
+#define RAMFUNC __attribute__((noinline))
+#else
+#define RAMFUNC __attribute__((section(".ramfunc"), noinline, long_call))
+#endif
+
+/* clock.c: the ST-LINK's 8 MHz MCO (HSE bypass), or HSI when it does not start, -> PLL -> 84 MHz,
+ * flash wait states, peripheral clocks. clock_source says which runs. */
+#define CLOCK_HSE_BYPASS   1u
+#define CLOCK_HSI_FALLBACK 2u
+extern uint8_t clock_source;
 void clock_init(void);
 
-/* tick.c: SysTick at 1 kHz; the board clock in microseconds. */
+/* tick.c: board time from TIM5 at 1 MHz; SysTick at 1 kHz wakes the loop and counts milliseconds. */
 void tick_init(void);
 uint32_t tick_ms(void);
 uint32_t tick_now_us(void);
@@ -77,7 +95,7 @@ void trace_end_line(void);
 void tick_meter_init(void);
 static inline uint32_t tick_meter_now(void)
 {
-    return TIM2_CNT;
+    return TIM_CNT(TIM2_BASE);
 }
 void tick_meter_record(uint32_t instructions);
 

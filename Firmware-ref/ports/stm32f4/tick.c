@@ -1,15 +1,19 @@
-/* SysTick at 1 kHz from the core clock, and the board clock in microseconds: whole milliseconds
- * counted by the interrupt plus the part of the current one read from the down-counter. No 64-bit
- * arithmetic: the microsecond count wraps at 2^32 like the wire's board time. */
+/* Board time and the 1 kHz wake-up. Board time is TIM5, a free-running 32-bit counter at 1 MHz: the
+ * wire's board time itself (microseconds, wrapping at 2^32), kept by the hardware, so an interrupt
+ * that comes late or not at all (a flash erase, masked interrupts, a debugger) loses no time.
+ * SysTick at 1 kHz only wakes the main loop from wfi and counts milliseconds for timeouts (tick_ms).
+ * Both count the same clock (the core clock is the timer clock on the Nucleo: 84 MHz; QEMU's virtual
+ * clock) and start together, so SysTick fires on board time's millisecond boundaries, where the core
+ * renders its ticks. */
 #include "port.h"
 
-#define RELOAD        (CORE_CLOCK_HZ / 1000u)
-#define CLOCKS_PER_US (CORE_CLOCK_HZ / 1000000u)
+#define SYSTICK_RELOAD (CORE_CLOCK_HZ / 1000u)
 
 static volatile uint32_t milliseconds;
 
+/* In RAM (.ramfunc): it runs while a flash erase stalls every read of the flash (flash.c). */
 void SysTick_Handler(void);
-void SysTick_Handler(void)
+RAMFUNC void SysTick_Handler(void)
 {
     milliseconds++;
 #if THRUM_QEMU
@@ -19,8 +23,14 @@ void SysTick_Handler(void)
 
 void tick_init(void)
 {
-    SYST_RVR = RELOAD - 1u;
+    /* TIM5 at 1 MHz: the prescaler divides the timer clock by PSC + 1 (RM0368 §13.4.11) and loads at
+     * the update event that UG generates, which also clears the count */
+    TIM_PSC(TIM5_BASE) = TIMER_CLOCK_HZ / 1000000u - 1u;
+    TIM_ARR(TIM5_BASE) = 0xFFFFFFFFu;
+    TIM_EGR(TIM5_BASE) = TIM_EGR_UG;
+    SYST_RVR = SYSTICK_RELOAD - 1u;
     SYST_CVR = 0;
+    TIM_CR1(TIM5_BASE) = TIM_CR1_CEN;
     SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
 }
 
@@ -29,39 +39,7 @@ uint32_t tick_ms(void)
     return milliseconds;
 }
 
-#if THRUM_QEMU
-/* QEMU: board time from TIM2, which QEMU counts at 1 GHz of its virtual clock (tick_meter_init
- * starts it before the core's first call). QEMU delivers SysTick's interrupts late and merges the
- * late ones when the host is busy, and a clock counted from them lost 70% of its time against the
- * host's on a loaded machine (2.6 s in 9.7 s); TIM2 follows QEMU's clock exactly. The main loop
- * calls this at least every millisecond, well inside TIM2's 4.29 s wrap. */
-static uint32_t last_count, carry_ns, micros;
-
 uint32_t tick_now_us(void)
 {
-    uint32_t count = TIM2_CNT;
-    uint32_t elapsed = count - last_count + carry_ns;
-    last_count = count;
-    micros += elapsed / 1000u;
-    carry_ns = elapsed % 1000u;
-    return micros;
+    return TIM_CNT(TIM5_BASE);
 }
-#else
-/* The count and the down-counter, read again while the count changed under them or the wrap's
- * pending flag changed between the two looks at it. A wrap whose interrupt has not run yet (it is
- * about to, or interrupts are masked: the main loop calls the core with PRIMASK set between its
- * idle check and wfi) counts as the millisecond it is. Waiting for such an interrupt instead would
- * never end with PRIMASK set: the board froze there (found by the QEMU end-to-end tests). */
-uint32_t tick_now_us(void)
-{
-    uint32_t ms, counter, pending_before, pending_after;
-    do {
-        ms = milliseconds;
-        pending_before = SCB_ICSR & SCB_ICSR_PENDSTSET;
-        counter = SYST_CVR;
-        pending_after = SCB_ICSR & SCB_ICSR_PENDSTSET;
-    } while (ms != milliseconds || pending_before != pending_after);
-    if (pending_after) ms++;
-    return ms * 1000u + (RELOAD - 1u - counter) / CLOCKS_PER_US;
-}
-#endif

@@ -10,10 +10,10 @@ static uint32_t worst, ticks;
 
 void tick_meter_init(void)
 {
-    TIM2_PSC = 0;
-    TIM2_ARR = 0xFFFFFFFFu;
-    TIM2_EGR = TIM_EGR_UG; /* loads the prescaler */
-    TIM2_CR1 = TIM_CR1_CEN;
+    TIM_PSC(TIM2_BASE) = 0;
+    TIM_ARR(TIM2_BASE) = 0xFFFFFFFFu;
+    TIM_EGR(TIM2_BASE) = TIM_EGR_UG; /* loads the prescaler */
+    TIM_CR1(TIM2_BASE) = TIM_CR1_CEN;
 }
 
 void tick_meter_record(uint32_t instructions)

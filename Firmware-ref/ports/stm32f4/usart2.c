@@ -30,11 +30,12 @@ static void watch_for_stall(uint8_t byte)
 void usart2_init(thr_core *core)
 {
     receiver = core;
-    GPIO_MODER(GPIOA_BASE) =
-        (GPIO_MODER(GPIOA_BASE) & ~((3u << 4) | (3u << 6))) | (GPIO_MODE_AF << 4) | (GPIO_MODE_AF << 6);
-    GPIO_PUPDR(GPIOA_BASE) = (GPIO_PUPDR(GPIOA_BASE) & ~(3u << 6)) | (GPIO_PULL_UP << 6); /* RX idles high */
+    /* alternate function and pull first, the mode last: no glitch reaches the virtual COM port */
     GPIO_AFRL(GPIOA_BASE) =
         (GPIO_AFRL(GPIOA_BASE) & ~((0xFu << 8) | (0xFu << 12))) | (GPIO_AF7_USART << 8) | (GPIO_AF7_USART << 12);
+    GPIO_PUPDR(GPIOA_BASE) = (GPIO_PUPDR(GPIOA_BASE) & ~(3u << 6)) | (GPIO_PULL_UP << 6); /* RX idles high */
+    GPIO_MODER(GPIOA_BASE) =
+        (GPIO_MODER(GPIOA_BASE) & ~((3u << 4) | (3u << 6))) | (GPIO_MODE_AF << 4) | (GPIO_MODE_AF << 6);
     USART_BRR(USART2_BASE) = (APB1_CLOCK_HZ + BAUD / 2u) / BAUD; /* oversampling by 16: 0x16D */
     USART_CR1(USART2_BASE) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE | USART_CR1_RXNEIE;
     /* A byte that came before the interrupt was enabled would hold RXNE without raising it (QEMU
@@ -44,8 +45,10 @@ void usart2_init(thr_core *core)
     NVIC_ISER(USART2_IRQn / 32u) = 1u << (USART2_IRQn % 32u);
 }
 
+/* In RAM (.ramfunc), with the core's thr_core_rx_byte (sections.ld): bytes keep arriving during a
+ * flash erase (flash.c). */
 void USART2_IRQHandler(void);
-void USART2_IRQHandler(void)
+RAMFUNC void USART2_IRQHandler(void)
 {
     uint32_t status = USART_SR(USART2_BASE);
     /* reading SR then DR clears RXNE and an overrun; a lost byte fails its frame's CRC and the

@@ -12,6 +12,14 @@ struct ClockDiscipline: Sendable {
     var horizon = 5_000_000.0
     /// A change smaller than this is not sent (parts per billion).
     var threshold: Int32 = 10
+    /// The largest trim a board takes (ppb; PROTOCOL.md §7.4): 4 %, for a board up to 3 % off.
+    static let maximumTrim = 40_000_000.0
+
+    static func clamped(_ ppb: Double) -> Double { min(max(ppb, -maximumTrim), maximumTrim) }
+
+    /// Beyond this a board's clock is no crystal (±100 ppm, ceramic resonators a few hundred).
+    static let crystalDrift = 0.001
+
     /// The trim the board has now.
     private(set) var trim: Int32 = 0
     /// Pattern µs the board has played minus host µs, since `start`.
@@ -40,11 +48,24 @@ struct ClockDiscipline: Sendable {
         isAnchored = true
     }
 
+    /// At the anchor, a board off by more than a crystal can be (an RC oscillator) that has no trim
+    /// yet gets the one that cancels its drift at once (returned; nil for any other board). Until the
+    /// next reading it would otherwise play at its own rate: a board 3 % off ran 30 ms a second away,
+    /// which the discipline paid back over `horizon`, its loops still 0.7 ms out of step 20 s later. A
+    /// crystal's drift, still tens of ppm uncertain at its first start, waits for that reading.
+    mutating func trimAtAnchor(drift: Double) -> Int32? {
+        guard trim == 0, abs(drift) > Self.crystalDrift else { return nil }
+        let wanted = Int32(Self.clamped((1 / (1 + drift) - 1) * 1e9).rounded())
+        guard abs(Int64(wanted)) >= Int64(threshold) else { return nil }
+        trim = wanted
+        return wanted
+    }
+
     /// A board that rejoined: its crystal has not changed, so the trim that cancels its known
     /// drift goes to it at once instead of after the next readings. Returns that trim.
     mutating func seed(drift: Double) -> Int32? {
         reset()
-        let wanted = Int32(min(max((1 / (1 + drift) - 1) * 1e9, -1_000_000), 1_000_000).rounded())
+        let wanted = Int32(Self.clamped((1 / (1 + drift) - 1) * 1e9).rounded())
         guard wanted != 0 else { return nil }
         trim = wanted
         return wanted
@@ -59,7 +80,7 @@ struct ClockDiscipline: Sendable {
         // Over the next stretch the board's clock runs (1 + drift) per host µs; played at
         // (1 + rate) that must come to the host's time less the difference spread over `horizon`.
         let rate = (1 - difference / horizon) / (1 + drift) - 1
-        let wanted = Int32(min(max((rate * 1e9).rounded(), -1_000_000), 1_000_000))
+        let wanted = Int32(Self.clamped((rate * 1e9).rounded()))
         guard abs(Int64(wanted) - Int64(trim)) >= Int64(threshold) else { return nil }
         trim = wanted
         return wanted

@@ -110,8 +110,11 @@ extension HapticRig {
         if state.loopEnabled { try await player.setLoop(enabled: true, loopEnd: state.loopEnd) }
         guard let position = state.position(at: instant) else { return }
         let boardTime = try await boardSeconds(engine, at: instant)
-        if let index = members.firstIndex(where: { $0.engine === engine }) {
-            anchorIfFirst(index, board: boardTime * 1e6, host: instant)
+        let drift = await engine.clockEstimate?.drift
+        if let index = members.firstIndex(where: { $0.engine === engine }),
+            let trim = anchorIfFirst(index, board: boardTime * 1e6, host: instant, drift: drift)
+        {
+            try? await engine.setClockTrim(partsPerBillion: trim)
         }
         try await engine.start(
             player, atBoardTime: UInt32(truncatingIfNeeded: Int64((boardTime * 1e6).rounded())),

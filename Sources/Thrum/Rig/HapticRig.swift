@@ -165,9 +165,13 @@ public actor HapticRig {
         var pings = ClockSyncPolicy()
         // A board that rejoins has the crystal it had: its drift holds the young estimate's fit,
         // which over the warm-up alone is tens of ppm off and would put its next starts out of step.
-        // With the drift known, more pings in the warm-up give a steadier offset.
+        // With the drift known, more pings in the warm-up give a steadier offset. An RC oscillator
+        // (a drift beyond a crystal's) moves with temperature while the board is away: its old drift
+        // is a loose prior only.
         if let drift = members[index].lastDrift {
-            estimator.driftPrior = .init(drift: drift, uncertainty: Self.knownDriftUncertainty)
+            let uncertainty =
+                abs(drift) > ClockDiscipline.crystalDrift ? Self.oscillatorDriftUncertainty : Self.knownDriftUncertainty
+            estimator.driftPrior = .init(drift: drift, uncertainty: uncertainty)
             pings.burstCount = Int(Self.clockWarmUp / pings.burstInterval)
         }
         await engine.setClockSynchronisation(estimator, pings: pings)
@@ -229,6 +233,9 @@ public actor HapticRig {
     /// How well a board's drift is known from its earlier estimate (two minutes of pings fit it
     /// within about a ppm).
     static let knownDriftUncertainty = 1e-6
+    /// The same for a board on an RC oscillator: hundreds of ppm in a few degrees (a board 300 ppm
+    /// faster when it came back was 0.6 ms out of step with the crystal's ±1 ppm).
+    static let oscillatorDriftUncertainty = 1e-3
 
     /// The channel map from the rig file's names, else the boards' own.
     func rebuildMap() {
@@ -284,7 +291,10 @@ public actor HapticRig {
                 let boardTime = await engine.boardMicroseconds(atHost: at)
             else { continue }
             boardTimes[index] = boardTime
-            anchorIfFirst(index, board: boardTime, host: at)
+            let drift = await engine.clockEstimate?.drift
+            if let trim = anchorIfFirst(index, board: boardTime, host: at, drift: drift) {
+                try? await engine.setClockTrim(partsPerBillion: trim)  // before the start: the link keeps the order
+            }
         }
         try await eachBoard { [boardTimes] board, engine in
             let parts = states.compactMap { $0.boardPlayers[board] }
@@ -293,10 +303,13 @@ public actor HapticRig {
         }
     }
 
-    /// The first start the rig gives a board (since it joined) anchors its clock discipline.
-    func anchorIfFirst(_ index: Int, board: Double, host: MonotonicInstant) {
-        guard !members[index].discipline.isAnchored else { return }
+    /// The first start the rig gives a board (since it joined) anchors its clock discipline; a board
+    /// with no trim yet gets the one that cancels its `drift` with it (returned, to send before the
+    /// start) instead of at the next reading, up to a discipline period later.
+    func anchorIfFirst(_ index: Int, board: Double, host: MonotonicInstant, drift: Double?) -> Int32? {
+        guard !members[index].discipline.isAnchored else { return nil }
         members[index].discipline.anchor(board: board, host: host.microseconds)
+        return drift.flatMap { members[index].discipline.trimAtAnchor(drift: $0) }
     }
 
     /// The host instant for rig time `time` (0: immediately, ``immediateLead`` ahead).

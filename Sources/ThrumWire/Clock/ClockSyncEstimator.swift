@@ -9,8 +9,10 @@ public struct ClockSyncEstimator: Sendable {
         public var weightSoftness = 120.0
         /// Shortest time span over which drift is fitted; below it drift is taken as zero.
         public var minimumDriftSpan: Duration = .milliseconds(800)
-        /// Largest believable drift (crystals are within ±100 ppm; this allows ceramic resonators).
-        public var maximumDrift = 0.001
+        /// Largest believable drift: 4 %. Crystals are within ±100 ppm, but boards that run from an RC
+        /// oscillator (an RP2040's ring oscillator, an ESP32's internal RC, the Nucleo port's HSI
+        /// fallback) are up to ±3 % off, and the host serves them (PROTOCOL.md §7.4).
+        public var maximumDrift = 0.04
         /// What is known of the drift before any sample (nil: nothing, the samples alone decide).
         public var driftPrior: DriftPrior?
 

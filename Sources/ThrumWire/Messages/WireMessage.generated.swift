@@ -1564,7 +1564,7 @@ extension WireMessage {
     /// Message set 1.2: players advance through their patterns at (1 + rate_ppb / 10^9) pattern microseconds per board microsecond, so that a board whose crystal runs fast or slow keeps the host's time over a long pattern (a rig, SEMANTICS.md section 1.6). 0 after HELLO.
     public struct ClockTrim: Hashable, Sendable, Codable {
         public var tag: UInt16
-        /// [1e-9] -1,000,000..1,000,000
+        /// [1e-9] -40,000,000..40,000,000
         public var ratePpb: Int32
 
         public init(tag: UInt16, ratePpb: Int32) {

@@ -7,7 +7,9 @@ Starts qemu-system-arm (netduinoplus2) paused, finds USART2's pseudo-terminal th
   2. sends PING and expects PONG with its id and host_time;
   3. streams samples (STREAM_SAMPLES, realtime) and expects the DRV2605L driver's RTP writes
      (`i2c 5a 02 VV`, VV not 0) in USART1's log;
-  4. with --watchdog: sends the QEMU stall text, expects QEMU to report a guest reset (the software
+  4. expects USART1's `clock hsi-fallback` line: QEMU has no RCC, so the port's HSE wait runs out
+     and it falls back to HSI and says so (clock.c);
+  5. with --watchdog: sends the QEMU stall text, expects QEMU to report a guest reset (the software
      watchdog), and a new HELLO to be answered in a different epoch.
 USART1 (the I2C trace, `tick max` lines) goes to a file (--act-log). Every wait has a timeout and
 QEMU is always killed. Exit status 0 on success.
@@ -213,6 +215,15 @@ def stream(board, epoch, board_time, act_log):
     raise RuntimeError("no RTP level in %s after STREAM_SAMPLES" % act_log)
 
 
+def clock_line(act_log):
+    """The clock the port reports at boot: under QEMU the HSI fallback (HSE never becomes ready)."""
+    with open(act_log) as log:
+        clocks = [line.strip() for line in log if line.startswith("clock ")]
+    if clocks[:1] != ["clock hsi-fallback"]:
+        raise RuntimeError("expected 'clock hsi-fallback' in %s, found %s" % (act_log, clocks))
+    print("clock: %s" % clocks[0])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("elf")
@@ -227,6 +238,7 @@ def main():
         epoch = handshake(board)
         board_time = ping(board, epoch)
         stream(board, epoch, board_time, act_log)
+        clock_line(act_log)
         if options.watchdog:
             board.send(STALL_TEXT)
             board.wait_event("RESET", 5.0)
