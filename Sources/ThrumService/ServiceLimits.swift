@@ -10,8 +10,9 @@ public struct ServiceLimits: Sendable {
     /// Requests a second per client, on average and at once; real-time messages do not count.
     public var requestsPerSecond = 500.0
     public var requestBurst = 1000.0
-    /// A client's real-time values go to the board at most once per interval (newest wins).
-    public var realtimeInterval: Duration = .milliseconds(1)
+    /// A client's real-time values go to the board in batches that begin at least this far apart
+    /// (newest wins in between): at most 2,000 batches a second per client.
+    public var realtimeInterval: Duration = .microseconds(500)
     /// Messages waiting for a client that does not read; past this the oldest are dropped.
     public var outboundQueue = 8192
     /// Clients at once; one more is refused with HTTP 503.

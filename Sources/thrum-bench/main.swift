@@ -20,6 +20,7 @@ let suites: [Suite] = [
     soakSuite,
     qemuSuite,
     rigSuite,
+    serviceSuite,
 ]
 
 /// Options some suites read: `--minutes N` (soak).

@@ -58,13 +58,15 @@ public final class ClientConnection: Sendable {
     }
     func owns(_ id: Int) -> Bool { ownedPlayers.withLock { $0[id] != nil } }
 
-    /// Sends the mailbox's newest values to the board until the client goes: one batch, then at
-    /// least `realtimeInterval` before the next, so a flood from this client costs the board no more
-    /// than a steady stream would.
+    /// Sends the mailbox's newest values to the board until the client goes: a batch as soon as a
+    /// value arrives, but no sooner than `realtimeInterval` after the previous batch began, so a
+    /// flood from this client costs the board no more than a steady stream would.
     func runRealtime() async {
+        var previous: ContinuousClock.Instant?
         for await _ in mailbox.arrivals {
-            let batch = mailbox.takeAll()
-            for (id, pending) in batch {
+            if let previous { try? await Task.sleep(until: previous + realtimeInterval, clock: .continuous) }
+            previous = .now
+            for (id, pending) in mailbox.takeAll() {
                 guard let player = ownedPlayers.withLock({ $0[id] }) else { continue }
                 do {
                     if !pending.parameters.isEmpty {
@@ -78,7 +80,6 @@ public final class ClientConnection: Sendable {
                     send(ServiceMessages.error(ServiceError.from(error), id: nil, request: "player.realtime"))
                 }
             }
-            try? await Task.sleep(for: realtimeInterval)
         }
     }
 

@@ -20,12 +20,14 @@ public struct ThrumServer: Sendable {
     }
 
     /// Starts the boards, listens, calls `onListening` with the URL once the port is bound, serves
-    /// until SIGINT or SIGTERM, then stops the boards.
-    public func run(onListening: @escaping @Sendable (URL) -> Void) async throws {
+    /// until SIGINT or SIGTERM (or, with `stopOnSignals` false, until the task is cancelled), then
+    /// stops the boards.
+    public func run(stopOnSignals: Bool = true, onListening: @escaping @Sendable (URL) -> Void) async throws {
         try configuration.validate()
         try await hub.start()
         do {
-            try await makeApplication(onListening: onListening).runService()
+            try await makeApplication(onListening: onListening).runService(
+                gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [])
         } catch is CancellationError {
             // SIGINT or SIGTERM while a socket was still closing: the shutdown cut it short, as asked.
         } catch {
