@@ -159,3 +159,30 @@ import ThrumService
         }
     }
 }
+
+/// The transport controls answer, and a rate outside the board's range is refused by name.
+@Suite(.timeLimit(.minutes(5))) struct TransportControlTests {
+    @Test func everyControlAnswers() async throws {
+        try await ServiceHarness().run { _, port in
+            try await ServiceSocket.connect(port: port) { socket in
+                let loaded = try await socket.result("pattern.load", ["text": .string(try example("swish.ahap"))])
+                let player = try await socket.result("player.create", ["pattern": loaded["pattern"]!])["player"]!
+                try await socket.result("player.loop", ["player": player, "enabled": true, "end": 2])
+                try await socket.result("player.rate", ["player": player, "rate": 2])
+                try await socket.result("player.start", ["player": player])
+                try await socket.result("player.pause", ["player": player])
+                try await socket.result("player.seek", ["player": player, "offset": 1.5])
+                try await socket.result("player.resume", ["player": player, "at": "now"])
+                try await socket.result("player.locality", ["player": player, "locality": "right"])
+                try await socket.result("player.pan", ["player": player, "position": 0.5, "at": "now"])
+                let tooFast = try await socket.request("player.rate", ["player": player, "rate": 100])
+                #expect(tooFast["error"]?["field"] == "rate")
+                let nowhere = try await socket.request("player.locality", ["player": player, "locality": "elbow"])
+                #expect(nowhere["error"]?["code"] == "bad_request")
+                try await socket.result("player.destroy", ["player": player])
+                let gone = try await socket.request("player.stop", ["player": player])
+                #expect(gone["error"]?["code"] == "unknown_id")
+            }
+        }
+    }
+}
