@@ -37,7 +37,8 @@ enum RealtimeStream {
     ) async throws -> Outcome {
         let engine = HapticEngine(simulating: board())
         try await engine.start()
-        let player = try await engine.makeAdvancedPlayer(with: try PatternFile.load(data: Data(pattern.utf8), name: "steady"))
+        let player = try await engine.makeAdvancedPlayer(
+            with: try PatternFile.load(data: Data(pattern.utf8), name: "steady"))
         try await player.start(atTime: HapticEngine.timeImmediate)
         try await Task.sleep(for: .milliseconds(200))
         let outcome = try await stream(on: engine, send: makeSend(engine, player))
@@ -57,7 +58,8 @@ enum RealtimeStream {
                 try await Task.sleep(for: .milliseconds(200))
                 let outcome = try await stream(on: engine) { value in
                     try await socket.send([
-                        "type": "player.parameters", "player": player, "parameters": ["intensity": .number(Double(value))],
+                        "type": "player.parameters", "player": player,
+                        "parameters": ["intensity": .number(Double(value))],
                     ])
                 }
                 result.withLock { $0 = outcome }
@@ -80,7 +82,9 @@ enum RealtimeStream {
         try await Task.sleep(for: .milliseconds(100))
         var boardSends: [Double] = []
         for instant in sends {
-            guard let micros = await engine.boardMicroseconds(atHost: instant) else { throw BenchFailure("no clock estimate") }
+            guard let micros = await engine.boardMicroseconds(atHost: instant) else {
+                throw BenchFailure("no clock estimate")
+            }
             boardSends.append(micros)
         }
         let from = UInt32(truncatingIfNeeded: Int64(boardSends[0]))

@@ -61,14 +61,20 @@ struct ServiceBench {
     /// straight through the engine, once through the service.
     func realtimeLatency() async throws -> [Metric] {
         let direct = try await RealtimeStream.measure { engine, player in
-            { value in try await player.sendRealtimeParameters([DynamicParameter(.hapticIntensityControl, value: value, time: 0)]) }
+            { value in
+                try await player.sendRealtimeParameters([
+                    DynamicParameter(.hapticIntensityControl, value: value, time: 0)
+                ])
+            }
         }
         let served = try await RealtimeStream.measureThroughService()
         let directP99 = percentile(direct.latencies, 0.99)
         return [
-            Metric(name: "service.realtime.engine.p50", value: percentile(direct.latencies, 0.5), unit: "ms", goal: .none),
+            Metric(
+                name: "service.realtime.engine.p50", value: percentile(direct.latencies, 0.5), unit: "ms", goal: .none),
             Metric(name: "service.realtime.engine.p99", value: directP99, unit: "ms", goal: .none),
-            Metric(name: "service.realtime.served.p50", value: percentile(served.latencies, 0.5), unit: "ms", goal: .none),
+            Metric(
+                name: "service.realtime.served.p50", value: percentile(served.latencies, 0.5), unit: "ms", goal: .none),
             Metric(
                 name: "service.realtime.served.p99", value: percentile(served.latencies, 0.99), unit: "ms",
                 goal: .atMost(directP99 + 1)),
@@ -107,14 +113,17 @@ struct ServiceBench {
                             while ContinuousClock.now - begin < .seconds(seconds) {
                                 let value = 0.2 + 0.6 * Double(step % 97) / 96
                                 try await socket.send([
-                                    "type": "player.parameters", "player": player, "parameters": ["intensity": .number(value)],
+                                    "type": "player.parameters", "player": player,
+                                    "parameters": ["intensity": .number(value)],
                                 ])
                                 sent.withLock { $0 += 1 }
                                 if step % 100 == 0 {
                                     let start = ContinuousClock.now
                                     try await socket.result("time")
                                     let at = (start - begin) / .seconds(1)
-                                    roundTrips.withLock { $0.append((at, (ContinuousClock.now - start) / .milliseconds(1))) }
+                                    roundTrips.withLock {
+                                        $0.append((at, (ContinuousClock.now - start) / .milliseconds(1)))
+                                    }
                                 }
                                 step += 1
                                 next += .milliseconds(1)
@@ -141,7 +150,8 @@ struct ServiceBench {
             Metric(name: "service.clients16.errors", value: Double(errors), unit: "count", goal: .atMost(0)),
             Metric(name: "service.clients16.rate", value: rate, unit: "updates/s/client", goal: .atLeast(800)),
             Metric(name: "service.clients16.memory_growth", value: memory, unit: "MiB", goal: .atMost(16)),
-            Metric(name: "service.clients16.roundtrip.p99.early", value: percentile(early, 0.99), unit: "ms", goal: .none),
+            Metric(
+                name: "service.clients16.roundtrip.p99.early", value: percentile(early, 0.99), unit: "ms", goal: .none),
             Metric(
                 name: "service.clients16.roundtrip.p99.late", value: percentile(late, 0.99), unit: "ms",
                 goal: .atMost(max(2 * percentile(early, 0.99), 5))),
@@ -157,11 +167,12 @@ struct ServiceBench {
         let boards = names.map { name in
             var board = BoardConfiguration()
             board.line = .usb
-            return RigConfiguration.Board(name: name, address: .device(.simulator), channelNames: [name], simulator: board)
+            return RigConfiguration.Board(
+                name: name, address: .device(.simulator), channelNames: [name], simulator: board)
         }
         let rig = HapticRig(try RigConfiguration(boards: boards))
         let errors = Locked(0)
-        let startSpread = try await Served.run(RigStage(rig: rig)) { port, _ in
+        let started = try await Served.run(RigStage(rig: rig)) { port, _ in
             let nom = try String(contentsOf: Repository.url("Examples/nom-nom.ahap"), encoding: .utf8)
             let replies = Locked([Double]())
             try await ServiceBenchSocket.connect(port: port) { timer in
@@ -170,13 +181,16 @@ struct ServiceBench {
                     for name in names {
                         group.addTask {
                             try await ServiceBenchSocket.connect(port: port) { socket in
-                                let pattern = try await socket.result("pattern.load", ["text": .string(nom)])["pattern"]!
+                                let pattern = try await socket.result("pattern.load", ["text": .string(nom)])[
+                                    "pattern"]!
                                 let player = try await socket.result(
                                     "player.create", ["pattern": pattern, "locality": .string(name)])["player"]!
                                 try await socket.result("player.start", ["player": player, "at": .number(at)])
                                 replies.withLock { $0.append(at) }
                                 for step in 0..<2_000 {
-                                    try await socket.send(["type": "player.pan", "player": player, "position": .number(Double(step % 2))])
+                                    try await socket.send([
+                                        "type": "player.pan", "player": player, "position": .number(Double(step % 2)),
+                                    ])
                                     try await Task.sleep(for: .milliseconds(1))
                                 }
                                 errors.withLock { $0 += socket.errors.withLock { $0 } }
@@ -189,7 +203,7 @@ struct ServiceBench {
             return Double(replies.withLock { $0.count })
         }
         return [
-            Metric(name: "service.rig4.clients_started", value: startSpread, unit: "count", goal: .atLeast(4)),
+            Metric(name: "service.rig4.clients_started", value: started, unit: "count", goal: .atLeast(4)),
             Metric(name: "service.rig4.errors", value: Double(errors.withLock { $0 }), unit: "count", goal: .atMost(0)),
         ]
     }

@@ -27,11 +27,13 @@ import ThrumService
     @Test func validateCompileAndPlot() async throws {
         let slice = try example("slice.ahap")
         try await ServiceHarness().run { client, _ in
-            let valid = try await client.execute(uri: "/api/validate?name=slice.ahap", method: .post, body: Self.body(slice))
+            let valid = try await client.execute(
+                uri: "/api/validate?name=slice.ahap", method: .post, body: Self.body(slice))
             #expect(valid.status == .ok)
             #expect(Self.json(valid.body)["valid"] == true)
 
-            let broken = try await client.execute(uri: "/api/validate", method: .post, body: Self.body("{\"Pattern\": 3}"))
+            let broken = try await client.execute(
+                uri: "/api/validate", method: .post, body: Self.body("{\"Pattern\": 3}"))
             #expect(broken.status == .unprocessableContent)
             #expect(Self.json(broken.body)["diagnostics"]?.arrayValue?.isEmpty == false)
 
