@@ -23,8 +23,16 @@ struct ServiceHarness {
         var board = BoardConfiguration()
         board.channels = Array(repeating: .lra(), count: channels)
         for (index, name) in ["left", "right"].prefix(channels).enumerated() { board.channelNames[index] = name }
-        engine = HapticEngine(simulating: board)
-        hub = ServiceHub(stage: EngineStage(engine: engine), limits: configuration.limits)
+        self.init(engine: HapticEngine(simulating: board), configuration: configuration)
+    }
+
+    /// A service on `engine`'s board; the stage tries a lost board again every `rejoinInterval`.
+    init(
+        engine: HapticEngine, configuration: ServiceConfiguration = ServiceConfiguration(port: 0),
+        rejoinInterval: Duration = .milliseconds(500)
+    ) {
+        self.engine = engine
+        hub = ServiceHub(stage: EngineStage(engine: engine, rejoinInterval: rejoinInterval), limits: configuration.limits)
         var configuration = configuration
         configuration.port = 0
         server = ThrumServer(hub: hub, configuration: configuration)

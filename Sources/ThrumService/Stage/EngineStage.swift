@@ -3,17 +3,22 @@ import Thrum
 import ThrumTransport
 
 /// One board behind the service: a ``HapticEngine``. The service's clock is the board's clock
-/// (``HapticEngine/currentTime``), so a time a client names is the board time it plays at.
+/// (``HapticEngine/currentTime``), so a time a client names is the board time it plays at. A board
+/// that is lost (unplugged, not answering) is reported as `board.left` and tried again every
+/// `rejoinInterval` until it answers (`board.rejoined`); players made before keep working.
 public final class EngineStage: ServiceStage {
     public let engine: HapticEngine
     public let events: AsyncStream<StageEvent>
     private let continuation: AsyncStream<StageEvent>.Continuation
     private let board: String
+    private let rejoinInterval: Duration
     private let forwarder: Locked<Task<Void, Never>?> = Locked(nil)
+    private let rejoiner: Locked<Task<Void, Never>?> = Locked(nil)
 
-    public init(engine: HapticEngine) {
+    public init(engine: HapticEngine, rejoinInterval: Duration = .milliseconds(500)) {
         self.engine = engine
         self.board = engine.device.description
+        self.rejoinInterval = rejoinInterval
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -24,16 +29,39 @@ public final class EngineStage: ServiceStage {
         let (continuation, board) = (continuation, board)
         forwarder.withLock { task in
             task?.cancel()
-            task = Task {
+            task = Task { [weak self] in
                 for await event in engineEvents {
                     if let event = StageEvent.from(event, board: board) { continuation.yield(event) }
+                    if case .stopped(.deviceLost(let cause)) = event {
+                        continuation.yield(.boardLeft(board: board, cause: "\(cause)"))
+                        self?.rejoin()
+                    }
                 }
             }
         }
         try await engine.start()
     }
 
+    /// Tries the board again until it answers, or the service stops.
+    private func rejoin() {
+        let (engine, continuation, board, interval) = (engine, continuation, board, rejoinInterval)
+        rejoiner.withLock { task in
+            task?.cancel()
+            task = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard !Task.isCancelled else { return }
+                    if (try? await engine.start()) != nil {
+                        continuation.yield(.boardRejoined(board: board))
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     public func stop() async {
+        rejoiner.withLock { $0?.cancel() }
         await engine.stop()
         forwarder.withLock { $0?.cancel() }
         continuation.finish()
