@@ -32,7 +32,8 @@ struct ServiceHarness {
         rejoinInterval: Duration = .milliseconds(500)
     ) {
         self.engine = engine
-        hub = ServiceHub(stage: EngineStage(engine: engine, rejoinInterval: rejoinInterval), limits: configuration.limits)
+        hub = ServiceHub(
+            stage: EngineStage(engine: engine, rejoinInterval: rejoinInterval), limits: configuration.limits)
         var configuration = configuration
         configuration.port = 0
         server = ThrumServer(hub: hub, configuration: configuration)
