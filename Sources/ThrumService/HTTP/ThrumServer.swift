@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
@@ -30,6 +33,11 @@ public struct ThrumServer: Sendable {
                 gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [])
         } catch is CancellationError {
             // SIGINT or SIGTERM while a socket was still closing: the shutdown cut it short, as asked.
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            await hub.stop()
+            throw ServiceConfigurationError(
+                "port \(configuration.port) on \(configuration.host) is in use (another thrum serve?): choose another with --port, or --port 0 for a free one"
+            )
         } catch {
             await hub.stop()
             throw error
