@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(Glibc)
-    import Glibc
-#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ThrumTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `thrum serve`: the hub behind HTTP and one WebSocket per client (Protocol/SERVICE.md). Build it,
 /// then ``run(onListening:)`` until SIGINT or SIGTERM; the boards stop cleanly after.
