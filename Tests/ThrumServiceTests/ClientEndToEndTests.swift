@@ -35,6 +35,48 @@ struct ServiceClientsWallClockTests {
         try await Self.runClients(against: service, label: "pty")
     }
 
+    @Test("Thrum Studio in the browser, on the embedded simulator", .enabled(if: Tools.runs, Tools.missingNote))
+    func theStudio() async throws {
+        guard Tools.ready() else { return }
+        let service = try await Child.launch(Tools.thrum, ["serve", "--port", "0"], name: "thrum serve")
+        try await Self.runStudio(against: service, label: "studio", arguments: [])
+    }
+
+    @Test(
+        "Thrum Studio's pan, on a board with two channels named left and right",
+        .enabled(if: Tools.runs, Tools.missingNote))
+    func theStudioPansBetweenTwoChannels() async throws {
+        guard Tools.ready() else { return }
+        let board = try await Child.launch(
+            Tools.thrum, ["sim", "--pty", "--keep-alive", "10000", "--channels", "2", "--channel-names", "left,right"],
+            name: "thrum sim --pty --channels 2")
+        defer { _ = board.terminate() }
+        #expect(board.firstLine.hasPrefix("/dev/"), "thrum sim --pty printed \(board.firstLine)")
+        let service = try await Child.launch(
+            Tools.thrum, ["serve", "--port", "0", "--device", board.firstLine], name: "thrum serve --device")
+        try await Self.runStudio(against: service, label: "studio-pan", arguments: ["--pan"])
+    }
+
+    /// `studio_e2e.py` against `service`, which is terminated after whatever happened. Its
+    /// screenshots stay, as the test's artifacts, in `Tools.artifacts`/`label`.
+    static func runStudio(against service: Child, label: String, arguments: [String]) async throws {
+        var stopped = false
+        defer { if !stopped { _ = service.terminate() } }
+        let url = service.firstLine
+        #expect(url.hasPrefix("http://127.0.0.1:"), "thrum serve printed \(url)\n\(service.errorOutput())")
+        let screenshots = Tools.artifacts.appendingPathComponent(label)
+        try? FileManager.default.removeItem(at: screenshots)
+        let studio = try await Tools.runScript(
+            "studio_e2e.py", [url, "--screenshots", screenshots.path, "--timeout", "150"] + arguments, limit: 180)
+        #expect(
+            studio.status == 0,
+            "studio_e2e.py \(arguments) exited \(studio.status) (screenshots in \(screenshots.path)):\n\(studio.output)\nthrum serve's log:\n\(service.errorOutput())"
+        )
+        stopped = true
+        let status = service.terminate()
+        #expect(status == 0, "thrum serve exited \(status) after SIGTERM:\n\(service.errorOutput())")
+    }
+
     /// Both scripts against `service`, which is terminated after whatever happened.
     static func runClients(against service: Child, label: String) async throws {
         var stopped = false
@@ -69,6 +111,10 @@ struct ServiceClientsWallClockTests {
         static let python = root.appendingPathComponent(".build-venv/bin/python")
         static let scripts = root.appendingPathComponent("Tests/ServiceClients")
         static let browserTools = ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        /// Where the studio's screenshots are kept: `THRUM_TEST_ARTIFACTS`, else .build/test-artifacts.
+        static let artifacts =
+            ProcessInfo.processInfo.environment["THRUM_TEST_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(".build/test-artifacts")
 
         /// The `thrum` built beside the test bundle, else the package's debug build.
         static var thrum: URL {
