@@ -34,8 +34,8 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SLICE = ROOT / "Examples" / "slice.ahap"
-# The differential comparison's value bound (ThrumTesting's DifferentialComparison.valueBound);
-# one tick either side allowed at edges (SEMANTICS.md §10).
+# The differential comparison's value bound (ThrumTesting's DifferentialReport.valueBound), on the
+# distance from the reference's range over one tick either side (its timing allowance, SEMANTICS.md §10).
 VALUE_BOUND = 0.01
 MALFORMED = '{"Version": 1, "Pattern": [{"Event": {"Time": -1, "EventType": "HapticTransient"}}'
 HUM = json.dumps({"Version": 1, "Pattern": [{"Event": {
@@ -86,7 +86,7 @@ class Studio(Run):
     def compare(self, what: str, recording: dict, text: str) -> List[float]:
         """The recorded trace of every channel against the reference rendering of `text`."""
         channels: Dict[str, dict] = recording.get("channels") or {}
-        self.ok(f"{what}: the trace recorded the play", channels, json.dumps(recording)[:200])
+        self.ok(f"{what}: the trace recorded the play", channels, f"{len(channels)} channel(s)")
         key, channel = next(iter(channels.items()))
         tick = channel["tick"]
         status, body = self.api(f"/api/render?rate={round(1 / tick)}", text)
@@ -98,6 +98,11 @@ class Studio(Run):
         def ref(index: int) -> float:
             return reference[index] if 0 <= index < len(reference) else 0.0
 
+        def distance(sample: float, index: int) -> float:
+            """From the reference's range over index-1...index+1, as DifferentialComparison measures."""
+            values = [ref(j) for j in (index - 1, index, index + 1)]
+            return max(0.0, min(values) - sample, sample - max(values))
+
         best: Optional[Tuple[int, int, float]] = None
         for shift in range(-40, 41):
             misses, worst = 0, 0.0
@@ -107,7 +112,7 @@ class Studio(Run):
                 i = round(k + offset) + shift
                 if i >= len(reference) + 20:
                     break
-                error = min(abs(sample - ref(j)) for j in (i - 1, i, i + 1))
+                error = distance(sample, i)
                 worst = max(worst, error)
                 if error > VALUE_BOUND + 1e-6:
                     misses += 1
@@ -115,6 +120,13 @@ class Studio(Run):
                 best = (shift, misses, worst)
         shift, misses, worst = best
         peak = max(s for s in samples if s is not None)
+        if misses:  # where, for the failure's message
+            where = []
+            for k, sample in enumerate(samples):
+                i = round(k + offset) + shift
+                if sample is not None and distance(sample, i) > VALUE_BOUND + 1e-6:
+                    where.append(f"{i / round(1 / tick):.3f} s: {sample:.4f} vs {ref(i):.4f}")
+            print("     differences at " + "; ".join(where[:12]), flush=True)
         self.ok(f"{what}: the trace on {key} matches the reference within {VALUE_BOUND}", misses == 0 and peak > 0.1,
                 f"{len(samples)} samples, shift {shift} ticks, largest difference {worst:.4f}, peak {peak:.3f}")
         return samples

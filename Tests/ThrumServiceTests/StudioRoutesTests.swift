@@ -96,12 +96,17 @@ struct StudioRoutesTests {
         let harness = ServiceHarness()
         try await harness.run { client, _ in
             try await client.execute(uri: "/api/watch", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(#""watching":false"#))
+            }
+            try await client.execute(uri: "/api/watch", method: .put, body: ByteBuffer(string: "{}")) { response in
                 #expect(response.status == .notFound)
             }
             await harness.hub.watch(file.path)
             try await client.execute(uri: "/api/watch", method: .get) { response in
                 #expect(response.status == .ok)
                 let watched = try JSONValue.parse(Data(buffer: response.body)).get()
+                #expect(watched["watching"] == true)
                 #expect(watched["name"]?.stringValue == file.lastPathComponent)
                 let original = try example("slice.ahap")
                 #expect(watched["text"]?.stringValue == original)

@@ -37,8 +37,11 @@ struct APIRoutes: Sendable {
             }
         }
         router.get("/api/watch") { _, _ in
-            guard let file = await hub.watchedFile, let text = file.text() else { return Self.notWatching }
-            return JSONResponse.make(["name": .string(file.name), "text": .string(text)])
+            // Not a 404 without --watch: the studio asks each time it connects.
+            guard let file = await hub.watchedFile, let text = file.text() else {
+                return JSONResponse.make(["watching": false])
+            }
+            return JSONResponse.make(["watching": true, "name": .string(file.name), "text": .string(text)])
         }
         router.put("/api/watch") { request, _ in
             guard let file = await hub.watchedFile else { return Self.notWatching }

@@ -5,7 +5,8 @@ import { apiFetch } from './thrum-client.js';
 /** The watched file ({name, text}), or null when the service watches none. */
 export async function watchedFile() {
   const response = await apiFetch('/api/watch');
-  return response.ok ? response.json() : null;
+  const watched = response.ok ? await response.json() : null;
+  return watched?.watching ? watched : null;
 }
 
 export async function saveText(text, name, { watched = false } = {}) {
