@@ -52,7 +52,8 @@ struct StudioRoutesTests {
     @Test func renderReturnsTheReferenceRenderersSamples() async throws {
         let text = try example("slice.ahap")
         let pattern = try #require(PatternFile.read(data: Data(text.utf8), name: "slice").pattern)
-        let reference = ReferenceRenderer.render(pattern, sampleRate: 1000, duration: ReferenceRenderer.renderedDuration(of: pattern))
+        let reference = ReferenceRenderer.render(
+            pattern, sampleRate: 1000, duration: ReferenceRenderer.renderedDuration(of: pattern))
         try await ServiceHarness().run { client, _ in
             try await client.execute(uri: "/api/render?rate=1000", method: .post, body: ByteBuffer(string: text)) {
                 response in
@@ -66,7 +67,8 @@ struct StudioRoutesTests {
                 #expect(rendering["sharpness"]?.arrayValue?.count == intensity.count)
             }
             try await client.execute(
-                uri: "/api/render", method: .post, body: ByteBuffer(string: #"{"Version": 1, "Pattern": [{"Event": {"Time": -1}}]}"#)
+                uri: "/api/render", method: .post,
+                body: ByteBuffer(string: #"{"Version": 1, "Pattern": [{"Event": {"Time": -1}}]}"#)
             ) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(String(buffer: response.body).contains("diagnostics"))

@@ -27,7 +27,8 @@ enum ExampleRoutes {
             var buffer = ByteBuffer()
             buffer.writeBytes(data)
             return Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer)
+            )
         }
     }
 
@@ -35,7 +36,9 @@ enum ExampleRoutes {
 
     /// The examples' file names (`slice.ahap`, …), sorted.
     static func names() -> [String] {
-        guard let folder, let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        guard let folder, let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            return []
+        }
         return files.filter { $0.hasSuffix(".ahap") && !$0.hasPrefix(".") }.sorted()
     }
 

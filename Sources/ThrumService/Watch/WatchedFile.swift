@@ -60,6 +60,7 @@ actor WatchedFile {
 
     private nonisolated func currentStamp() -> Stamp {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        return Stamp(modified: attributes?[.modificationDate] as? Date, size: (attributes?[.size] as? NSNumber)?.intValue)
+        return Stamp(
+            modified: attributes?[.modificationDate] as? Date, size: (attributes?[.size] as? NSNumber)?.intValue)
     }
 }
