@@ -206,7 +206,14 @@ def start_browser() -> WebDriver:
 def drive(url: str, screenshots: Optional[Path], timeout: float,
           body: Callable[[WebDriver, str, Optional[Path]], "Run"]) -> int:
     """Starts the browser under a watchdog, runs `body` (which makes its Run and drives it) and
-    reports; what studio_e2e.py shares. Exit status: 0 when every check passed."""
+    reports; what studio_e2e.py shares. Exit status: 0 when every check passed, 2 without a browser."""
+    if screenshots:
+        screenshots.mkdir(parents=True, exist_ok=True)
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            print(f"FAIL {path} is missing: run scripts/ensure-deps", flush=True)
+            return 2
+    os.environ.setdefault("SE_AVOID_STATS", "true")  # Selenium Manager: no usage statistics
     driver_session: List[int] = []
 
     def watchdog() -> None:
@@ -281,13 +288,6 @@ def main() -> int:
     parser.add_argument("--screenshots", type=Path, help="a folder for the screenshots")
     parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole run")
     options = parser.parse_args()
-    if options.screenshots:
-        options.screenshots.mkdir(parents=True, exist_ok=True)
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not os.access(path, os.X_OK):
-            print(f"FAIL {path} is missing: run scripts/ensure-deps", flush=True)
-            return 2
-    os.environ.setdefault("SE_AVOID_STATS", "true")  # Selenium Manager: no usage statistics
     return drive(options.url, options.screenshots, options.timeout,
                  lambda driver, url, shots: run(Run(url, driver, shots)))
 

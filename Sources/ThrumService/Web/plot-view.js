@@ -211,25 +211,7 @@ export class PlotView {
   }
 
   #handles(group) {
-    const events = this.summary?.events ?? [];
-    events.forEach((event, index) => {
-      if (event.intensity === undefined) return;
-      const node = make('g', { class: `event event-${event.type === 'HapticTransient' ? 'transient' : 'continuous'}`, 'data-index': index, 'data-time': fixed(event.time) }, group);
-      if (this.selected?.kind === 'event' && this.selected.index === index) node.classList.add('selected');
-      const x = this.x(event.time);
-      if (event.duration) make('rect', { class: 'event-span', x, y: this.y(event.intensity) - 3, width: Math.max(1, this.x(event.time + event.duration) - x), height: 6 }, node);
-      else make('line', { class: 'event-stem', x1: x, x2: x, y1: this.y(0), y2: this.y(event.intensity) }, node);
-      const label = `event ${index + 1}, ${event.type.replace('Haptic', '').toLowerCase()} at ${fixed(event.time)} s`;
-      const knob = make('circle', { class: 'handle', cx: x, cy: this.y(event.intensity), r: 6, tabindex: 0, role: 'button',
-        'aria-label': `${label}, intensity ${event.intensity.toFixed(2)}: drag or arrows to move` }, node);
-      this.#draggable(knob, { kind: 'event', index }, (point) => ({ time: this.time(point.x), intensity: this.value(point.y) }),
-        (values) => { knob.setAttribute('cx', this.x(values.time)); knob.setAttribute('cy', this.y(values.intensity)); });
-      const diamond = make('rect', { class: 'handle sharpness-handle', x: x - 5, y: this.y(event.sharpness) - 5, width: 10, height: 10,
-        transform: `rotate(45 ${x} ${this.y(event.sharpness)})`, tabindex: 0, role: 'button',
-        'aria-label': `${label}, sharpness ${event.sharpness.toFixed(2)}: drag up or down, or arrows` }, node);
-      this.#draggable(diamond, { kind: 'event', index, sharpness: true }, (point) => ({ sharpness: this.value(point.y) }),
-        (values) => { diamond.setAttribute('y', this.y(values.sharpness) - 5); diamond.setAttribute('transform', `rotate(45 ${x} ${this.y(values.sharpness)})`); });
-    });
+    // Curve points first: where one falls on an event's handle, the event's is on top.
     (this.summary?.curves ?? []).forEach((curve, c) => {
       curve.points.forEach((point, p) => {
         const x = this.x(curve.time + point.time);
@@ -243,6 +225,27 @@ export class PlotView {
           return { time: this.time(at.x), value: sharp ? v * 2 - 1 : v };
         }, (values) => { square.setAttribute('x', this.x(values.time) - 4); square.setAttribute('y', this.y(sharp ? (values.value + 1) / 2 : values.value) - 4); });
       });
+    });
+    const events = this.summary?.events ?? [];
+    events.forEach((event, index) => {
+      if (event.intensity === undefined) return;
+      const node = make('g', { class: `event event-${event.type === 'HapticTransient' ? 'transient' : 'continuous'}`, 'data-index': index, 'data-time': fixed(event.time) }, group);
+      if (this.selected?.kind === 'event' && this.selected.index === index) node.classList.add('selected');
+      const x = this.x(event.time);
+      if (event.duration) make('rect', { class: 'event-span', x, y: this.y(event.intensity) - 3, width: Math.max(1, this.x(event.time + event.duration) - x), height: 6 }, node);
+      else make('line', { class: 'event-stem', x1: x, x2: x, y1: this.y(0), y2: this.y(event.intensity) }, node);
+      const label = `event ${index + 1}, ${event.type.replace('Haptic', '').toLowerCase()} at ${fixed(event.time)} s`;
+      // Beside the ● when they would overlap, so both can be grabbed.
+      const dx = x + (Math.abs(event.sharpness - event.intensity) < 0.1 ? 11 : 0);
+      const diamond = make('rect', { class: 'handle sharpness-handle', x: dx - 5, y: this.y(event.sharpness) - 5, width: 10, height: 10,
+        transform: `rotate(45 ${dx} ${this.y(event.sharpness)})`, tabindex: 0, role: 'button',
+        'aria-label': `${label}, sharpness ${event.sharpness.toFixed(2)}: drag up or down, or arrows` }, node);
+      this.#draggable(diamond, { kind: 'event', index, sharpness: true }, (point) => ({ sharpness: this.value(point.y) }),
+        (values) => { diamond.setAttribute('y', this.y(values.sharpness) - 5); diamond.setAttribute('transform', `rotate(45 ${dx} ${this.y(values.sharpness)})`); });
+      const knob = make('circle', { class: 'handle', cx: x, cy: this.y(event.intensity), r: 6, tabindex: 0, role: 'button',
+        'aria-label': `${label}, intensity ${event.intensity.toFixed(2)}: drag or arrows to move` }, node);
+      this.#draggable(knob, { kind: 'event', index }, (point) => ({ time: this.time(point.x), intensity: this.value(point.y) }),
+        (values) => { knob.setAttribute('cx', this.x(values.time)); knob.setAttribute('cy', this.y(values.intensity)); });
     });
   }
 

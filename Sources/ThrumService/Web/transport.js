@@ -105,7 +105,7 @@ export class Transport extends EventTarget {
   /** Seconds into the pattern now, or the cue when stopped. */
   position(now = this.clock.now()) {
     if (!this.playing || this.startedAt == null) return this.cue;
-    return this.patternTime(now);
+    return Math.max(0, this.patternTime(now));
   }
 
   /** The pattern time the board played at service time `time` during this play (may be < 0). */
