@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End to end: Thrum Studio, the page `thrum serve` serves at `/`, in headless Chromium (Selenium).
 
-Usage: studio_e2e.py URL [--screenshots DIR] [--readme-screenshot PNG] [--pan] [--timeout SECONDS]
+Usage: studio_e2e.py URL [--screenshots DIR] [--readme-screenshot PNG] [--pan | --watch FILE] [--timeout SECONDS]
 URL is the first line `thrum serve` prints. Without --pan: opens the studio, loads Examples/slice.ahap
 through the file input (the plot shows its events), plays it (the playhead moves; the trace matches
 the reference renderer within the firmware-against-reference bound, Protocol/SEMANTICS.md §10),
@@ -9,7 +9,8 @@ edits an intensity in the editor and replays with Ctrl+Enter (the trace follows)
 palette (the board renders the intensity asked for), and loads a malformed AHAP (its diagnostics
 show, nothing plays). With --pan, against a board with two channels named left and right: plays a
 continuous pattern and moves the pan from one end to the other (the trace moves from channel to
-channel). A screenshot of each state goes to DIR; --readme-screenshot saves the played state there.
+channel). With --watch FILE, against `thrum serve --watch FILE`: the studio opens the file, reloads
+and replays it when it changes on disk, and Save writes it. A screenshot of each state goes to DIR; --readme-screenshot saves the played state there.
 One line per check; exit 0 only when all passed.
 """
 
@@ -290,6 +291,33 @@ def pan(run: Studio) -> None:
     console_clean(run)
 
 
+def watch(run: Studio, path: Path) -> None:
+    """`thrum serve --watch PATH`: the studio opens the file, replays each change, saves to it."""
+    driver = run.driver
+    driver.get(run.url)
+    run.wait("connected", lambda d: run.by_id("status").get_attribute("data-state") == "connected")
+    run.wait("the watched file opened", lambda d: run.by_id("editor").get_attribute("value") == path.read_text())
+    run.ok("the studio opens the watched file", path.name in run.by_id("file-name").text, run.by_id("file-name").text)
+    events = run.by_id("plot").get_attribute("data-events")
+    changed = json.loads(path.read_text())
+    changed["Pattern"].append({"Event": {"Time": 0.3, "EventType": "HapticTransient", "EventParameters": [
+        {"ParameterID": "HapticIntensity", "ParameterValue": 0.9}]}})
+    path.write_text(json.dumps(changed, indent=4))
+    run.wait("the change reloaded", lambda d: run.by_id("plot").get_attribute("data-events") != events)
+    run.ok("a change on disk reloads the pattern", True,
+           f"{events} -> {run.by_id('plot').get_attribute('data-events')} events")
+    run.wait("and replays it", lambda d: run.state().get("playing") or any(
+        "player.finished" in e.text for e in d.find_elements("css selector", '[data-testid="event-log"] li')), 5)
+    run.ok("and replays it", True)
+    run.screenshot("watch-reloaded")
+    edited = json.dumps(dict(changed, Pattern=changed["Pattern"][:-1]), indent=4)
+    run.set_editor(edited)
+    run.by_id("save").click()
+    run.wait("saved to the file", lambda d: path.read_text() == edited, 5)
+    run.ok("Save writes the watched file", True)
+    console_clean(run)
+
+
 def console_clean(run: Studio) -> None:
     severe = [entry for entry in run.driver.get_log("browser") if entry.get("level") == "SEVERE"]
     run.ok("the browser console has no error", not severe, json.dumps(severe)[:800])
@@ -303,6 +331,7 @@ def main() -> int:
     parser.add_argument("--screenshots", type=Path)
     parser.add_argument("--readme-screenshot", type=Path)
     parser.add_argument("--pan", action="store_true", help="the two-channel pan test")
+    parser.add_argument("--watch", type=Path, help="the file `thrum serve --watch` watches: its test")
     parser.add_argument("--timeout", type=float, default=150)
     options = parser.parse_args()
 
@@ -310,6 +339,8 @@ def main() -> int:
         run = Studio(url, driver, shots)
         if options.pan:
             pan(run)
+        elif options.watch:
+            watch(run, options.watch)
         else:
             studio(run, options.readme_screenshot)
 

@@ -57,6 +57,17 @@ struct ServiceClientsWallClockTests {
         try await Self.runStudio(against: service, label: "studio-pan", arguments: ["--pan"])
     }
 
+    @Test("Thrum Studio and thrum serve --watch", .enabled(if: Tools.runs, Tools.missingNote))
+    func theStudioFollowsAWatchedFile() async throws {
+        guard Tools.ready() else { return }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-watched-\(UUID()).ahap")
+        try Data(contentsOf: Tools.root.appendingPathComponent("Examples/slice.ahap")).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let service = try await Child.launch(
+            Tools.thrum, ["serve", "--port", "0", "--watch", file.path], name: "thrum serve --watch")
+        try await Self.runStudio(against: service, label: "studio-watch", arguments: ["--watch", file.path])
+    }
+
     /// `studio_e2e.py` against `service`, which is terminated after whatever happened. Its
     /// screenshots stay, as the test's artifacts, in `Tools.artifacts`/`label`.
     static func runStudio(against service: Child, label: String, arguments: [String]) async throws {
