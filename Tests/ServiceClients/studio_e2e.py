@@ -31,6 +31,7 @@ from browser_e2e import Run, drive  # noqa: E402
 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SLICE = ROOT / "Examples" / "slice.ahap"
@@ -205,6 +206,24 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
     run.wait("the playhead moves to the click", lambda d: run.playhead() > 0.05)
     run.ok("clicking the time axis seeks", 0.05 < run.playhead() < 0.2, f"playhead at {run.playhead():.3f} s")
     run.screenshot("plot-edited")
+
+    # Loop at half rate: still playing after more than one pass, the playhead within the pattern.
+    Select(run.by_id("rate")).select_by_value("0.5")
+    run.by_id("loop").click()
+    run.by_id("play").click()
+    run.wait("looping", lambda d: run.state().get("playing"), 5)
+    seen = []
+    for _ in range(12):
+        time.sleep(0.1)
+        seen.append(run.playhead())
+    time.sleep(0.3)
+    run.ok("loop and rate: after 1.5 s at 0.5× the 0.5 s pattern still plays, the playhead within it",
+           run.state().get("playing") and max(seen) <= 0.55 and min(seen) < max(seen),
+           f"playhead {min(seen):.3f}…{max(seen):.3f} s")
+    run.by_id("stop").click()
+    run.wait("stopped", lambda d: not run.state().get("playing"), 5)
+    run.by_id("loop").click()
+    Select(run.by_id("rate")).select_by_value("1")
 
     # Save: a download of the AHAP.
     run.by_id("save").click()
