@@ -123,6 +123,7 @@ async function load() {
     state.summary = null;
     element('summary').textContent = '';
     plot.setPattern(null, null);
+    plot.clearTraces();
     await transport.setPattern(null, 0).catch(() => {});
     setButtons();
     return false;
