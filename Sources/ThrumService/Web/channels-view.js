@@ -36,7 +36,10 @@ export class ChannelsView {
         this.list.append(item);
         if (boards.length === 1) this.locality.append(new Option(label, channel.name ?? String(channel.index)));
       }
-      for (const name of Object.keys(board.localities ?? {})) this.locality.append(new Option(name, name));
+      for (const name of Object.keys(board.localities ?? {})) {
+        // A rig's boards share its localities: each once.
+        if (![...this.locality.options].some((o) => o.value === name)) this.locality.append(new Option(name, name));
+      }
     }
     if ([...this.locality.options].some((o) => o.value === keep)) this.locality.value = keep;
     return lanes;

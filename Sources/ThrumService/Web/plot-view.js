@@ -99,7 +99,9 @@ export class PlotView {
   }
 
   setPlayhead(time) {
-    this.playhead = time;
+    // Within the drawn span: the board may report the end a little after the last sample.
+    this.playhead = time == null ? null : clamp(time, 0, this.span);
+    time = this.playhead;
     const line = this.svg.querySelector('[data-testid="playhead"]');
     if (!line) return;
     const x = this.x(time ?? 0);
