@@ -200,6 +200,21 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
     run.wait("the arrow key edits the text", lambda d: abs(snip_intensity() - (before_key + 0.05)) < 0.002)
     run.ok("a focused handle's arrow key raises the intensity", True, f"{before_key} -> {snip_intensity()}")
 
+    # Add an event by double-clicking a lane, delete it from the keyboard.
+    def event_count() -> int:
+        return sum(1 for entry in json.loads(run.by_id("editor").get_attribute("value"))["Pattern"] if "Event" in entry)
+
+    count = event_count()
+    lane = driver.find_element("css selector", '[data-testid="plot"] .lane-background')
+    ActionChains(driver).move_to_element_with_offset(lane, lane.size["width"] // 5, 0).double_click().perform()
+    run.wait("the added event", lambda d: event_count() == count + 1)
+    run.wait("the plot redrawn", lambda d: run.by_id("plot").get_attribute("data-events") == str(count + 1))
+    run.ok("double-clicking a lane adds an event", True, f"{count} -> {count + 1} events")
+    added = driver.find_elements("css selector", '[data-testid="plot"] .event')[-1]
+    added.find_element("css selector", "circle.handle").send_keys(Keys.DELETE)
+    run.wait("the deleted event", lambda d: event_count() == count)
+    run.ok("Delete on a focused event removes it", True)
+
     # Seek by clicking the time axis (stopped: the next play starts there).
     axis = run.by_id("time-axis")
     ActionChains(driver).move_to_element_with_offset(axis, -axis.size["width"] // 4, 0).click().perform()  # at 1/4
@@ -259,6 +274,13 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
     time.sleep(0.5)
     quiet = run.js("return window.thrumStudio.recent(0.1)")
     run.ok("releasing the palette stops it", max((s for v in quiet.values() for s in v), default=0) < 0.01)
+    clicked = run.js("return window.thrumStudio.now()")
+    run.by_id("transient").click()
+    time.sleep(0.7)
+    tap = max((s for v in run.js("return window.thrumStudio.since(arguments[0])", clicked).values() for s in v),
+              default=0)
+    run.ok("the palette's transient plays at the pad's intensity", abs(tap - asked_intensity) <= 0.02,
+           f"peak {tap:.3f}, asked {asked_intensity:.3f}")
 
     # A malformed AHAP: its diagnostics, and nothing plays.
     with tempfile.TemporaryDirectory() as folder:

@@ -1,7 +1,7 @@
 // The palette (HapticPalette in a browser): a 2-D pad. While it is pressed, the pointer's height
 // sets intensity (top: 1) and its horizontal position sets sharpness (right: 1), streamed as
 // real-time dynamic parameters (SERVICE.md §7) to a long continuous pattern; a button plays a
-// transient at the same point. Touch works (pointer events); from the keyboard, the arrows move the
+// transient at the same point (a one-event pattern with those values). Touch works (pointer events); from the keyboard, the arrows move the
 // point and Space or Enter holds it.
 import { exampleText } from './pattern-source.js';
 
@@ -16,6 +16,7 @@ export class Palette {
     this.sharpness = 0.5;
     this.pressed = false;
     this.players = null;
+    this.tap = null;
     this.sent = 0;
     this.#show();
     pad.addEventListener('pointerdown', (event) => {
@@ -35,14 +36,12 @@ export class Palette {
     transientButton.addEventListener('click', () => this.transient());
   }
 
-  /** The palette's players: a continuous one that the pad shapes, and a transient one. */
+  /** The palette's continuous player, which the pad shapes. */
   async #ensurePlayers() {
     if (this.players) return this.players;
-    const load = async (name) => {
-      const { pattern } = await this.client.loadPattern(await exampleText(name), name);
-      return this.client.createPlayer(pattern, this.locality());
-    };
-    this.players = { continuous: await load('palette-continuous.ahap'), transient: await load('palette-transient.ahap') };
+    const name = 'palette-continuous.ahap';
+    const { pattern } = await this.client.loadPattern(await exampleText(name), name);
+    this.players = { continuous: await this.client.createPlayer(pattern, this.locality()) };
     this.onPlayer(this.players);
     return this.players;
   }
@@ -50,6 +49,7 @@ export class Palette {
   /** Forget the players (a new connection). */
   reset() {
     this.players = null;
+    this.tap = null;
     this.pressed = false;
     this.pad.classList.remove('pressed');
   }
@@ -61,6 +61,8 @@ export class Palette {
     const { continuous } = await this.#ensurePlayers();
     this.#send();
     await this.client.start(continuous);
+    // Again once it plays: a value that reached the player before its start may not hold.
+    this.#send();
     if (!this.pressed) await this.client.stop(continuous);
   }
 
@@ -71,10 +73,25 @@ export class Palette {
     if (this.players) await this.client.stop(this.players.continuous).catch(() => {});
   }
 
+  /** A tap: a transient at the pad's intensity and sharpness, its own small pattern each time. */
   async transient() {
-    const { transient } = await this.#ensurePlayers();
-    this.client.parameters(transient, this.#parameters());
-    await this.client.start(transient);
+    const parameter = (id, value) => ({ ParameterID: id, ParameterValue: Math.round(value * 1000) / 1000 });
+    const text = JSON.stringify({
+      Version: 1,
+      Pattern: [{ Event: { Time: 0, EventType: 'HapticTransient', EventParameters: [
+        parameter('HapticIntensity', this.intensity), parameter('HapticSharpness', this.sharpness)] } }],
+    });
+    const previous = this.tap;
+    const { pattern } = await this.client.loadPattern(text, 'palette transient');
+    const player = await this.client.createPlayer(pattern, this.locality());
+    this.tap = { pattern, player };
+    if (this.players) this.players.transient = player;
+    this.onPlayer({ transient: player });
+    await this.client.start(player);
+    if (previous) {
+      await this.client.request('player.destroy', { player: previous.player }).catch(() => {});
+      await this.client.request('pattern.free', { pattern: previous.pattern }).catch(() => {});
+    }
   }
 
   /** Intensity multiplies the events' 1.0; sharpness adds to their 0.5. */

@@ -310,6 +310,9 @@ window.thrumStudio = {
   recording: () => recorder.raw(),
   recent: (seconds) =>
     Object.fromEntries([...traceView.channels.entries()].map(([key, c]) => [key, c.samples.slice(-Math.round(seconds / c.tick))])),
+  now: () => clock.now(),
+  since: (time) =>
+    Object.fromEntries([...traceView.channels.entries()].map(([key, c]) => [key, c.samples.slice(Math.max(0, Math.ceil((time - c.start) / c.tick)))])),
   state: () => ({ pattern: state.pattern, playing: transport.playing, player: transport.player, palette: palette.players }),
 };
 
