@@ -7,7 +7,6 @@
 
 const NS = 'http://www.w3.org/2000/svg';
 const margin = { left: 40, right: 14, top: 8 };
-const laneHeight = 150;
 const laneGap = 12;
 const axisHeight = 26;
 
@@ -50,6 +49,11 @@ export class PlotView {
     this.render();
   }
 
+  /** Taller when there is one lane; several share the height. */
+  get laneHeight() {
+    return this.channels.length === 1 ? 230 : this.channels.length === 2 ? 170 : 140;
+  }
+
   /** The span drawn: the rendered duration and a little more. */
   get span() {
     return Math.max(0.1, (this.summary?.renderedDuration ?? 1) * 1.04);
@@ -68,15 +72,15 @@ export class PlotView {
   }
 
   laneTop(index) {
-    return margin.top + index * (laneHeight + laneGap);
+    return margin.top + index * (this.laneHeight + laneGap);
   }
 
   y(value, lane = 0) {
-    return this.laneTop(lane) + laneHeight - 4 - clamp(value, 0, 1.02) * (laneHeight - 12);
+    return this.laneTop(lane) + this.laneHeight - 4 - clamp(value, 0, 1.02) * (this.laneHeight - 12);
   }
 
   value(y, lane = 0) {
-    return clamp((this.laneTop(lane) + laneHeight - 4 - y) / (laneHeight - 12), 0, 1);
+    return clamp((this.laneTop(lane) + this.laneHeight - 4 - y) / (this.laneHeight - 12), 0, 1);
   }
 
   clearTraces() {
@@ -148,7 +152,7 @@ export class PlotView {
   render() {
     const svg = this.svg;
     const width = this.width;
-    const height = margin.top + this.channels.length * (laneHeight + laneGap) + axisHeight;
+    const height = margin.top + this.channels.length * (this.laneHeight + laneGap) + axisHeight;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     svg.setAttribute('height', height);
     svg.replaceChildren();
@@ -165,7 +169,7 @@ export class PlotView {
     const svg = this.svg;
     const top = this.laneTop(lane);
     const group = make('g', { class: 'lane', 'data-channel': channel.key }, svg);
-    const background = make('rect', { class: 'lane-background', x: margin.left, y: top, width: this.width - margin.left - margin.right, height: laneHeight }, group);
+    const background = make('rect', { class: 'lane-background', x: margin.left, y: top, width: this.width - margin.left - margin.right, height: this.laneHeight }, group);
     background.addEventListener('dblclick', (event) => {
       const point = this.#point(event);
       this.onEdit({ kind: 'add', time: this.time(point.x), intensity: this.value(point.y, lane) });
