@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_e2e import Run, drive  # noqa: E402
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
@@ -56,6 +57,16 @@ class Studio(Run):
                 return response.status, response.read()
         except urllib.error.HTTPError as error:
             return error.code, error.read()
+
+    def retrying(self, action, attempts: int = 3) -> None:
+        """`action`, again when the plot was redrawn under it (its elements replaced)."""
+        for attempt in range(attempts):
+            try:
+                return action()
+            except StaleElementReferenceException:
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(0.2)
 
     def js(self, script: str, *arguments):
         return self.driver.execute_script(script, *arguments)
@@ -195,8 +206,10 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
     run.ok("dragging an event's handle edits its time and intensity in the text",
            dragged["Time"] > 0.08 and snip_intensity() < 0.9, f"Time {dragged['Time']}, intensity {snip_intensity()}")
     before_key = snip_intensity()
-    handle = driver.find_element("css selector", '[data-testid="plot"] .event[data-index="1"] circle.handle')
-    handle.send_keys(Keys.ARROW_UP)
+    snip_selector = '[data-testid="plot"] .event[data-index="1"]'
+    run.wait("the plot redrawn", lambda d: d.find_element("css selector", snip_selector).get_attribute("data-time")
+             == f"{dragged['Time']:.3f}")
+    run.retrying(lambda: driver.find_element("css selector", f"{snip_selector} circle.handle").send_keys(Keys.ARROW_UP))
     run.wait("the arrow key edits the text", lambda d: abs(snip_intensity() - (before_key + 0.05)) < 0.002)
     run.ok("a focused handle's arrow key raises the intensity", True, f"{before_key} -> {snip_intensity()}")
 
@@ -213,11 +226,15 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
     added = driver.find_elements("css selector", '[data-testid="plot"] .event')[-1]
     added.find_element("css selector", "circle.handle").send_keys(Keys.DELETE)
     run.wait("the deleted event", lambda d: event_count() == count)
+    run.wait("the plot redrawn", lambda d: run.by_id("plot").get_attribute("data-events") == str(count))
     run.ok("Delete on a focused event removes it", True)
 
     # Seek by clicking the time axis (stopped: the next play starts there).
-    axis = run.by_id("time-axis")
-    ActionChains(driver).move_to_element_with_offset(axis, -axis.size["width"] // 4, 0).click().perform()  # at 1/4
+    def click_axis() -> None:  # a quarter of the way along
+        axis = run.by_id("time-axis")
+        ActionChains(driver).move_to_element_with_offset(axis, -axis.size["width"] // 4, 0).click().perform()
+
+    run.retrying(click_axis)
     run.wait("the playhead moves to the click", lambda d: run.playhead() > 0.05)
     run.ok("clicking the time axis seeks", 0.05 < run.playhead() < 0.2, f"playhead at {run.playhead():.3f} s")
     run.screenshot("plot-edited")
