@@ -5,8 +5,11 @@ import ThrumTesting
 
 /// The service's clients in other languages, end to end: `thrum serve` in a child process, then
 /// `Tests/ServiceClients/python_client_e2e.py` (the Python client, Examples/clients/python) and
-/// `Tests/ServiceClients/browser_e2e.py` (the page at `/`, in headless Chromium through Selenium)
-/// against it, once on the embedded simulator and once on `thrum sim --pty` as a serial board.
+/// `Tests/ServiceClients/browser_e2e.py` (the API page, in headless Chromium through Selenium)
+/// against it, once on the embedded simulator and once on `thrum sim --pty` as a serial board; and
+/// `Tests/ServiceClients/studio_e2e.py`, Thrum Studio at `/`: on the embedded simulator, on a pty
+/// board with two channels named left and right (the pan), and with `--watch`. The studio's
+/// screenshots stay as artifacts in `THRUM_TEST_ARTIFACTS`, else `.build/test-artifacts`.
 ///
 /// They need `.build-venv` (websockets, selenium) and Debian's chromium and chromium-driver, which
 /// `scripts/ensure-deps` installs. Without them the tests are skipped, except under CI (`CI` set),
