@@ -5,9 +5,11 @@ Usage: studio_e2e.py URL [--screenshots DIR] [--readme-screenshot PNG] [--pan | 
 URL is the first line `thrum serve` prints. Without --pan: opens the studio, loads Examples/slice.ahap
 through the file input (the plot shows its events), plays it (the playhead moves; the trace matches
 the reference renderer within the firmware-against-reference bound, Protocol/SEMANTICS.md §10),
-edits an intensity in the editor and replays with Ctrl+Enter (the trace follows), drags on the
-palette (the board renders the intensity asked for), and loads a malformed AHAP (its diagnostics
-show, nothing plays). With --pan, against a board with two channels named left and right: plays a
+edits an intensity in the editor and replays with Ctrl+Enter (the trace follows), edits on the plot
+(drags a handle, arrow keys, adds and deletes an event), seeks on the time axis, loops at half rate,
+saves, drags on the palette (the board renders the intensity asked for) and taps its transient,
+opens an example and a dropped file, and loads a malformed AHAP (its diagnostics show, nothing
+plays). With --pan, against a board with two channels named left and right: plays a
 continuous pattern and moves the pan from one end to the other (the trace moves from channel to
 channel). With --watch FILE, against `thrum serve --watch FILE`: the studio opens the file, reloads
 and replays it when it changes on disk, and Save writes it. A screenshot of each state goes to DIR; --readme-screenshot saves the played state there.
@@ -298,6 +300,20 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
               default=0)
     run.ok("the palette's transient plays at the pad's intensity", abs(tap - asked_intensity) <= 0.02,
            f"peak {tap:.3f}, asked {asked_intensity:.3f}")
+
+    # A bundled example, and a file dropped on the page.
+    Select(run.by_id("examples")).select_by_value("splash.ahap")
+    run.wait("splash loaded", lambda d: "splash" in run.by_id("summary").text)
+    run.ok("choosing an example opens it", "Splash" in run.by_id("editor").get_attribute("value")
+           or "splash" in run.by_id("file-name").text, run.by_id("summary").text)
+    swish = (ROOT / "Examples" / "swish.ahap").read_text()
+    run.js("""const transfer = new DataTransfer();
+              transfer.items.add(new File([arguments[0]], 'dropped.ahap', {type: 'application/json'}));
+              document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));""",
+           swish)
+    run.wait("the dropped file loaded", lambda d: "dropped.ahap" in run.by_id("summary").text)
+    run.ok("dropping a file on the page opens it", run.by_id("editor").get_attribute("value") == swish,
+           run.by_id("summary").text)
 
     # A malformed AHAP: its diagnostics, and nothing plays.
     with tempfile.TemporaryDirectory() as folder:
