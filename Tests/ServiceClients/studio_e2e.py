@@ -7,7 +7,8 @@ through the file input (the plot shows its events), plays it (the playhead moves
 the reference renderer within the firmware-against-reference bound, Protocol/SEMANTICS.md §10),
 edits an intensity in the editor and replays with Ctrl+Enter (the trace follows), edits on the plot
 (drags a handle, arrow keys, adds and deletes an event), seeks on the time axis, loops at half rate,
-saves, drags on the palette (the board renders the intensity asked for) and taps its transient,
+saves, drags on the palette (the board renders the intensity asked for), taps its transient,
+plays it with a finger (touch),
 opens an example and a dropped file, and loads a malformed AHAP (its diagnostics show, nothing
 plays). With --pan, against a board with two channels named left and right: plays a
 continuous pattern and moves the pan from one end to the other (the trace moves from channel to
@@ -300,6 +301,22 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
               default=0)
     run.ok("the palette's transient plays at the pad's intensity", abs(tap - asked_intensity) <= 0.02,
            f"peak {tap:.3f}, asked {asked_intensity:.3f}")
+
+    # Touch: a finger on the pad (touch input through the DevTools protocol, as a touch screen sends it).
+    box = run.js("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]", pad)
+    x, y = box[0] + box[2] * 0.3, box[1] + box[3] * 0.6
+    touch = lambda kind, points: driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    touch("touchStart", [{"x": x, "y": y}])
+    for step in range(1, 6):
+        touch("touchMove", [{"x": x + 3 * step, "y": y - 3 * step}])
+        time.sleep(0.05)
+    time.sleep(0.6)
+    asked = float(pad.get_attribute("data-intensity"))
+    recent = [v for samples in run.js("return window.thrumStudio.recent(0.1)").values() for v in samples]
+    level = sum(recent) / max(1, len(recent))
+    touch("touchEnd", [])
+    run.ok("touch: a finger on the palette plays what it asks for", abs(level - asked) <= 0.02,
+           f"asked intensity {asked:.3f}, rendered {level:.3f}")
 
     # A bundled example, and a file dropped on the page.
     Select(run.by_id("examples")).select_by_value("splash.ahap")
