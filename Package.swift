@@ -117,7 +117,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Web")]
+            resources: [.copy("Web"), .copy("Examples")]
         ),
         // The command tree of the `thrum` tool, as a library so tests can drive it.
         .target(

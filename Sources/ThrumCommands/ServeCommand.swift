@@ -4,14 +4,15 @@ import Logging
 import Thrum
 import ThrumService
 
-/// `thrum serve [--device D | --rig FILE] [--host ADDR] [--port N] [--token T] [--allow-origin O]...`
+/// `thrum serve [--device D | --rig FILE] [--host ADDR] [--port N] [--token T] [--allow-origin O]... [--watch FILE]`
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the boards to other programs: a local HTTP and WebSocket service any language can use.",
         discussion: """
             Prints the service's URL as its first line, then serves until SIGINT or SIGTERM and stops the \
-            boards cleanly. Open the URL in a browser for the page that describes the API; programs talk \
+            boards cleanly. Open the URL in a browser for Thrum Studio (open, play, trace, edit and tune a \
+            pattern on the board; /web/api.html describes the API); programs talk \
             JSON over the WebSocket at /ws (Protocol/SERVICE.md). Several programs may use the boards at \
             once; each owns the players it makes, and a program that disconnects has its players stopped.
 
@@ -46,13 +47,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "With a UART board: its baud rate, so real-time updates are paced to the line.")
     var baud: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "A pattern file to watch: the studio opens it, and reloads and replays it whenever it changes on disk.",
+            valueName: "file"))
+    var watch: String?
+
     func validate() throws {
         if rig != nil, device != nil { throw ValidationError("give --device or --rig, not both") }
+        if let watch, !FileManager.default.isReadableFile(atPath: watch) {
+            throw ValidationError("--watch \(watch): no such file, or not readable")
+        }
         do { try configurationValue.validate() } catch { throw ValidationError(error.description) }
     }
 
     private var configurationValue: ServiceConfiguration {
-        ServiceConfiguration(host: host, port: port, token: token, allowedOrigins: allowedOrigins)
+        ServiceConfiguration(host: host, port: port, token: token, allowedOrigins: allowedOrigins, watch: watch)
     }
 
     func run() async throws {

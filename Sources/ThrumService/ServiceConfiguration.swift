@@ -10,11 +10,14 @@ public struct ServiceConfiguration: Sendable {
     /// Web origins allowed besides the service's own pages.
     public var allowedOrigins: [String] = []
     public var limits = ServiceLimits()
+    /// `--watch FILE`: a pattern file whose changes go to every client (`pattern.changed`).
+    public var watch: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = ServiceConfiguration.defaultPort, token: String? = nil,
-        allowedOrigins: [String] = [], limits: ServiceLimits = ServiceLimits()
+        allowedOrigins: [String] = [], limits: ServiceLimits = ServiceLimits(), watch: String? = nil
     ) {
+        self.watch = watch
         self.host = host
         self.port = port
         self.token = token

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End to end: the page `thrum serve` serves at `/`, in headless Chromium driven by Selenium.
+"""End to end: the API page `thrum serve` serves at `/web/api.html`, in headless Chromium driven by Selenium.
 
 Usage: browser_e2e.py URL [--screenshots DIR] [--timeout SECONDS]
 URL is the first line `thrum serve` prints. Opens the page, waits until it is connected, loads the
@@ -104,7 +104,8 @@ class Run:
 
 def run(run: Run) -> None:
     driver = run.driver
-    driver.get(run.url)
+    parts = urlsplit(run.url)  # the API page; the studio is at / (studio_e2e.py)
+    driver.get(urlunsplit((parts.scheme, parts.netloc, "/web/api.html", parts.query, "")))
     run.ok("the page loads", "Thrum service" in driver.title, driver.title)
 
     run.wait("connected", lambda d: run.by_id("connection").get_attribute("data-state") == "connected")
@@ -202,24 +203,21 @@ def start_browser() -> WebDriver:
     return driver
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("url", help="the URL `thrum serve` printed")
-    parser.add_argument("--screenshots", type=Path, help="a folder for the screenshots")
-    parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole run")
-    options = parser.parse_args()
-    if options.screenshots:
-        options.screenshots.mkdir(parents=True, exist_ok=True)
+def drive(url: str, screenshots: Optional[Path], timeout: float,
+          body: Callable[[WebDriver, str, Optional[Path]], "Run"]) -> int:
+    """Starts the browser under a watchdog, runs `body` (which makes its Run and drives it) and
+    reports; what studio_e2e.py shares. Exit status: 0 when every check passed, 2 without a browser."""
+    if screenshots:
+        screenshots.mkdir(parents=True, exist_ok=True)
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.access(path, os.X_OK):
             print(f"FAIL {path} is missing: run scripts/ensure-deps", flush=True)
             return 2
     os.environ.setdefault("SE_AVOID_STATS", "true")  # Selenium Manager: no usage statistics
-
     driver_session: List[int] = []
 
     def watchdog() -> None:
-        print(f"FAIL timed out after {options.timeout:.0f} s; ending the browser", flush=True)
+        print(f"FAIL timed out after {timeout:.0f} s; ending the browser", flush=True)
         faulthandler.dump_traceback(all_threads=True)
         for pgid in driver_session:
             try:
@@ -228,18 +226,29 @@ def main() -> int:
                 pass
         os._exit(1)
 
-    timer = threading.Timer(options.timeout, watchdog)
+    timer = threading.Timer(timeout, watchdog)
     timer.daemon = True
     timer.start()
     started = time.monotonic()
     driver = None
-    run_state = None
+    holder: List[Run] = []
     passed = False
     try:
         driver = start_browser()
         driver_session.append(os.getpgid(driver.service.process.pid))
-        run_state = Run(options.url, driver, options.screenshots)
-        run(run_state)
+
+        # Each Run made is remembered, for the failure screenshot.
+        original_init = Run.__init__
+
+        def remember(self, *arguments, **keywords):
+            original_init(self, *arguments, **keywords)
+            holder.append(self)
+
+        Run.__init__ = remember
+        try:
+            body(driver, url, screenshots)
+        finally:
+            Run.__init__ = original_init
         passed = True
     except CheckFailed as failure:
         print(f"FAIL {failure}", flush=True)
@@ -249,8 +258,8 @@ def main() -> int:
         if driver is not None:
             if not passed:  # what the page looked like, and what its console said
                 try:
-                    if run_state is not None:
-                        run_state.screenshot("failure")
+                    if holder:
+                        holder[-1].screenshot("failure")
                     for entry in driver.get_log("browser"):
                         print(f"     console {entry.get('level')}: {entry.get('message')}", flush=True)
                 except Exception:
@@ -265,11 +274,22 @@ def main() -> int:
             except OSError:
                 pass
         timer.cancel()
+    count = holder[-1].passed if holder else 0
     if passed:
-        print(f"browser: all {run_state.passed} checks passed in {time.monotonic() - started:.1f} s", flush=True)
+        print(f"browser: all {count} checks passed in {time.monotonic() - started:.1f} s", flush=True)
         return 0
-    print(f"browser: failed after {run_state.passed if run_state else 0} checks passed", flush=True)
+    print(f"browser: failed after {count} checks passed", flush=True)
     return 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url", help="the URL `thrum serve` printed")
+    parser.add_argument("--screenshots", type=Path, help="a folder for the screenshots")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole run")
+    options = parser.parse_args()
+    return drive(options.url, options.screenshots, options.timeout,
+                 lambda driver, url, shots: run(Run(url, driver, shots)))
 
 
 if __name__ == "__main__":

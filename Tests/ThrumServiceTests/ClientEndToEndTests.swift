@@ -5,8 +5,11 @@ import ThrumTesting
 
 /// The service's clients in other languages, end to end: `thrum serve` in a child process, then
 /// `Tests/ServiceClients/python_client_e2e.py` (the Python client, Examples/clients/python) and
-/// `Tests/ServiceClients/browser_e2e.py` (the page at `/`, in headless Chromium through Selenium)
-/// against it, once on the embedded simulator and once on `thrum sim --pty` as a serial board.
+/// `Tests/ServiceClients/browser_e2e.py` (the API page, in headless Chromium through Selenium)
+/// against it, once on the embedded simulator and once on `thrum sim --pty` as a serial board; and
+/// `Tests/ServiceClients/studio_e2e.py`, Thrum Studio at `/`: on the embedded simulator, on a pty
+/// board with two channels named left and right (the pan), and with `--watch`. The studio's
+/// screenshots stay as artifacts in `THRUM_TEST_ARTIFACTS`, else `.build/test-artifacts`.
 ///
 /// They need `.build-venv` (websockets, selenium) and Debian's chromium and chromium-driver, which
 /// `scripts/ensure-deps` installs. Without them the tests are skipped, except under CI (`CI` set),
@@ -33,6 +36,59 @@ struct ServiceClientsWallClockTests {
         let service = try await Child.launch(
             Tools.thrum, ["serve", "--port", "0", "--device", board.firstLine], name: "thrum serve --device")
         try await Self.runClients(against: service, label: "pty")
+    }
+
+    @Test("Thrum Studio in the browser, on the embedded simulator", .enabled(if: Tools.runs, Tools.missingNote))
+    func theStudio() async throws {
+        guard Tools.ready() else { return }
+        let service = try await Child.launch(Tools.thrum, ["serve", "--port", "0"], name: "thrum serve")
+        try await Self.runStudio(against: service, label: "studio", arguments: [])
+    }
+
+    @Test(
+        "Thrum Studio's pan, on a board with two channels named left and right",
+        .enabled(if: Tools.runs, Tools.missingNote))
+    func theStudioPansBetweenTwoChannels() async throws {
+        guard Tools.ready() else { return }
+        let board = try await Child.launch(
+            Tools.thrum, ["sim", "--pty", "--keep-alive", "10000", "--channels", "2", "--channel-names", "left,right"],
+            name: "thrum sim --pty --channels 2")
+        defer { _ = board.terminate() }
+        #expect(board.firstLine.hasPrefix("/dev/"), "thrum sim --pty printed \(board.firstLine)")
+        let service = try await Child.launch(
+            Tools.thrum, ["serve", "--port", "0", "--device", board.firstLine], name: "thrum serve --device")
+        try await Self.runStudio(against: service, label: "studio-pan", arguments: ["--pan"])
+    }
+
+    @Test("Thrum Studio and thrum serve --watch", .enabled(if: Tools.runs, Tools.missingNote))
+    func theStudioFollowsAWatchedFile() async throws {
+        guard Tools.ready() else { return }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-watched-\(UUID()).ahap")
+        try Data(contentsOf: Tools.root.appendingPathComponent("Examples/slice.ahap")).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let service = try await Child.launch(
+            Tools.thrum, ["serve", "--port", "0", "--watch", file.path], name: "thrum serve --watch")
+        try await Self.runStudio(against: service, label: "studio-watch", arguments: ["--watch", file.path])
+    }
+
+    /// `studio_e2e.py` against `service`, which is terminated after whatever happened. Its
+    /// screenshots stay, as the test's artifacts, in `Tools.artifacts`/`label`.
+    static func runStudio(against service: Child, label: String, arguments: [String]) async throws {
+        var stopped = false
+        defer { if !stopped { _ = service.terminate() } }
+        let url = service.firstLine
+        #expect(url.hasPrefix("http://127.0.0.1:"), "thrum serve printed \(url)\n\(service.errorOutput())")
+        let screenshots = Tools.artifacts.appendingPathComponent(label)
+        try? FileManager.default.removeItem(at: screenshots)
+        let studio = try await Tools.runScript(
+            "studio_e2e.py", [url, "--screenshots", screenshots.path, "--timeout", "150"] + arguments, limit: 180)
+        #expect(
+            studio.status == 0,
+            "studio_e2e.py \(arguments) exited \(studio.status) (screenshots in \(screenshots.path)):\n\(studio.output)\nthrum serve's log:\n\(service.errorOutput())"
+        )
+        stopped = true
+        let status = service.terminate()
+        #expect(status == 0, "thrum serve exited \(status) after SIGTERM:\n\(service.errorOutput())")
     }
 
     /// Both scripts against `service`, which is terminated after whatever happened.
@@ -69,6 +125,10 @@ struct ServiceClientsWallClockTests {
         static let python = root.appendingPathComponent(".build-venv/bin/python")
         static let scripts = root.appendingPathComponent("Tests/ServiceClients")
         static let browserTools = ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        /// Where the studio's screenshots are kept: `THRUM_TEST_ARTIFACTS`, else .build/test-artifacts.
+        static let artifacts =
+            ProcessInfo.processInfo.environment["THRUM_TEST_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(".build/test-artifacts")
 
         /// The `thrum` built beside the test bundle, else the package's debug build.
         static var thrum: URL {

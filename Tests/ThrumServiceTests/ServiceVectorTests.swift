@@ -34,7 +34,13 @@ import ThrumTransport
             Issue.record("\(file) is not a vector file")
             return
         }
-        try await ServiceHarness().run { _, port in
+        // The file `thrum serve --watch` would watch, for `writeWatched` steps.
+        let watched = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-watched-\(UUID()).ahap")
+        try Data("{}".utf8).write(to: watched)
+        defer { try? FileManager.default.removeItem(at: watched) }
+        let harness = ServiceHarness()
+        try await harness.run { _, port in
+            await harness.hub.watch(watched.path)
             try await ServiceSocket.connect(port: port) { socket in
                 let variables = VectorVariables()
                 for (index, step) in steps.enumerated() {
@@ -42,12 +48,15 @@ import ThrumTransport
                         try await socket.send(try variables.substitute(message))
                     } else if let text = step["sendText"]?.stringValue {
                         try await socket.send(text: text)
+                    } else if let content = step["writeWatched"] {
+                        let text = try variables.substitute(content).stringValue ?? ""
+                        try Data(text.utf8).write(to: watched, options: .atomic)
                     } else if let expected = step["expect"] {
                         let snapshot = variables.snapshot
                         let received = try await socket.next { VectorMatch.matches(expected, $0, snapshot) }
                         variables.capture(expected, from: received)
                     } else {
-                        Issue.record("\(file) step \(index): neither send nor expect")
+                        Issue.record("\(file) step \(index): neither send, writeWatched nor expect")
                     }
                 }
             }

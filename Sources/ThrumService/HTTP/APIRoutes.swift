@@ -36,6 +36,37 @@ struct APIRoutes: Sendable {
                     ])
             }
         }
+        router.get("/api/watch") { _, _ in
+            // Not a 404 without --watch: the studio asks each time it connects.
+            guard let file = await hub.watchedFile, let text = file.text() else {
+                return JSONResponse.make(["watching": false])
+            }
+            return JSONResponse.make(["watching": true, "name": .string(file.name), "text": .string(text)])
+        }
+        router.put("/api/watch") { request, _ in
+            guard let file = await hub.watchedFile else { return Self.notWatching }
+            guard let body = try? await request.body.collect(upTo: limits.maxBodyBytes) else {
+                return JSONResponse.make(
+                    status: .contentTooLarge, ["error": ["code": "too_large", "message": "the text is too large"]])
+            }
+            do {
+                try file.write(Data(buffer: body))
+            } catch {
+                return JSONResponse.make(
+                    status: .internalServerError,
+                    ["error": ["code": "io", "message": .string("cannot write \(file.name): \(error)")]])
+            }
+            return JSONResponse.make(["name": .string(file.name), "bytes": .int(body.readableBytes)])
+        }
+        router.post("/api/render") { request, context in
+            try await report(request, context) { report in
+                guard let pattern = report.pattern else {
+                    return JSONResponse.make(status: .unprocessableContent, ["diagnostics": report.diagnosticsJSON])
+                }
+                let rate = request.uri.queryParameters["rate"].flatMap { Double(String($0)) } ?? 1000
+                return JSONResponse.make(Self.rendering(pattern, sampleRate: rate))
+            }
+        }
         router.post("/api/plot") { request, context in
             try await report(request, context) { report in
                 guard let pattern = report.pattern else {
@@ -54,6 +85,30 @@ struct APIRoutes: Sendable {
                 return Response(status: .ok, headers: [.contentType: "image/svg+xml"], body: .init(byteBuffer: buffer))
             }
         }
+    }
+
+    static var notWatching: Response {
+        JSONResponse.make(
+            status: .notFound,
+            ["error": ["code": "not_watching", "message": "the service watches no file (thrum serve --watch FILE)"]])
+    }
+
+    /// The longest rendering `/api/render` returns, in seconds (a longer pattern is cut).
+    static let maximumRenderSeconds = 120.0
+
+    /// The reference renderer's intensity and sharpness (Protocol/SEMANTICS.md) of `pattern` played
+    /// once from 0, at `sampleRate` (100…10,000 a second), values rounded to 1e-4.
+    static func rendering(_ pattern: HapticPattern, sampleRate: Double) -> JSONValue {
+        let rate = min(10_000, max(100, sampleRate.isFinite ? sampleRate : 1000))
+        let duration = min(maximumRenderSeconds, ReferenceRenderer.renderedDuration(of: pattern))
+        let channel = ReferenceRenderer.render(pattern, sampleRate: rate, duration: duration)
+        let values = { (lane: RenderedLane) -> JSONValue in
+            .array(lane.values.map { .number((Double($0) * 10_000).rounded() / 10_000) })
+        }
+        return [
+            "sampleRate": .number(rate), "start": .number(0), "duration": .number(duration),
+            "intensity": values(channel.intensity), "sharpness": values(channel.sharpness),
+        ]
     }
 
     /// Reads the body (up to the limit) as a pattern and answers with `respond`, or with 413.

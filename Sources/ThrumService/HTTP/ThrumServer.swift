@@ -29,6 +29,7 @@ public struct ThrumServer: Sendable {
     public func run(stopOnSignals: Bool = true, onListening: @escaping @Sendable (URL) -> Void) async throws {
         try configuration.validate()
         try await hub.start()
+        if let watch = configuration.watch { await hub.watch(watch) }
         do {
             try await makeApplication(onListening: onListening).runService(
                 gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [])
@@ -85,6 +86,7 @@ public struct ThrumServer: Sendable {
                     allowedOrigins: configuration.allowedOrigins)
             })
         WebRoutes.add(to: router)
+        ExampleRoutes.add(to: router)
         APIRoutes(hub: hub, limits: configuration.limits).add(to: router)
         let connections = WebSocketConnections(hub: hub, limits: configuration.limits)
         router.ws("/ws") { _, _ in

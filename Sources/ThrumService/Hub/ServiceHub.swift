@@ -16,6 +16,8 @@ public actor ServiceHub {
     var nextPatternID = 1
     private var eventTask: Task<Void, Never>?
     lazy var traceFeed = TraceFeed(stage: stage, limits: limits)
+    /// `thrum serve --watch FILE`'s file, when one is watched.
+    private(set) var watchedFile: WatchedFile?
     /// Set while the service serves; `status` reports it.
     var startedAt = ContinuousClock.now
 
@@ -50,8 +52,26 @@ public actor ServiceHub {
         startedAt = .now
     }
 
+    /// Watches `path` (`thrum serve --watch`): each change goes to every client as a
+    /// `pattern.changed` event with the file's name and new text.
+    public func watch(_ path: String) async {
+        await watchedFile?.stop()
+        let file = WatchedFile(url: URL(fileURLWithPath: path), maxBytes: limits.maxMessageBytes / 2)
+        watchedFile = file
+        await file.start { [weak self] text in
+            await self?.announce("pattern.changed", ["name": .string(file.name), "text": .string(text)])
+        }
+    }
+
+    /// An event of the service's own, to every client.
+    func announce(_ name: String, _ fields: [String: JSONValue]) async {
+        let message = ServiceMessages.event(name, fields, time: await stage.now())
+        for client in clients.values { client.send(message) }
+    }
+
     /// Stops every player and the boards.
     public func stop() async {
+        await watchedFile?.stop()
         for client in clients.values { await disconnect(client) }
         await traceFeed.stop()
         await stage.stop()
