@@ -20,9 +20,9 @@
 static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
 {
     /* keep x << 15 within 32 bits: long spans lose their low bits first, one bit at a time until
-     * length <= 0x1FFFF, that is by its bit length less 17 (at once where the compiler counts
-     * leading zeros) */
-#if defined(__GNUC__)
+     * length <= 0x1FFFF, that is by its bit length less 17 (at once where the processor counts
+     * leading zeros: not on a Cortex-M0+) */
+#if defined(__GNUC__) && (!defined(__arm__) || defined(__ARM_FEATURE_CLZ)) /* an instruction, not a call */
     if (length > 0x1FFFFu) {
         unsigned k = 15u - (unsigned)__builtin_clz(length);
         length >>= k;

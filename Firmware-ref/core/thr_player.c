@@ -480,9 +480,7 @@ void thr_players_advance(thr_core *core)
         uint32_t step, step_ms;
         if (pl->state != THR_PLAYER_PLAYING) continue;
         step = tick * pl->rate_q8; /* <= (1.04e6 + 1) * 4096 < 2^32 (THR_CLOCK_TRIM_MAX_PPB) */
-        /* whole ms and the rest, once per player; below two ms (rate <= 2 at 1 kHz) without a
-         * division, which a Cortex-M0+ does in software */
-        step_ms = step < 2u * THR_FRAC_PER_MS ? (step >= THR_FRAC_PER_MS ? 1u : 0u) : step / THR_FRAC_PER_MS;
+        step_ms = step / THR_FRAC_PER_MS; /* whole ms and the rest, once per player (not per pass) */
         step -= step_ms * THR_FRAC_PER_MS;
         for (i = 0; i < THR_MAX_PASSES; i++) {
             thr_pass *ps = &pl->pass[i];

@@ -16,16 +16,16 @@ uint32_t thr_envelope_us(int32_t value_q15)
 }
 
 /* Segment value for an event: its own value + authored + run-time control, clamped (§4.4). */
-static uint32_t segment_us(const thr_core *core, const thr_active *ev, uint8_t raw, unsigned haptic_slot)
+static uint32_t segment_us(const thr_player *pl, const thr_active *ev, uint8_t raw, unsigned haptic_slot)
 {
-    const thr_player *pl = &core->player[ev->player];
     unsigned slot = (ev->flags & THR_AF_HAPTIC) ? haptic_slot : haptic_slot + (THR_CTL_AUDIO_ATTACK - THR_CTL_ATTACK);
     int32_t v = (int32_t)thr_uq8_to_q15(raw) + pl->value[slot] + pl->rt.value[slot];
     return thr_envelope_us(v);
 }
 
-/* Gain of one event at this tick (Q15), or -1 when it is over for good; p_ms: its pass's position. */
-static int32_t event_gain(const thr_core *core, thr_active *ev, uint32_t p_ms)
+/* Gain of one event of player pl at this tick (Q15), or -1 when it is over for good; p_ms: its
+ * pass's position. */
+static int32_t event_gain(const thr_player *pl, thr_active *ev, uint32_t p_ms)
 {
     uint32_t shape, rel;
     switch (ev->type) {
@@ -37,13 +37,12 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, uint32_t p_ms)
     default: break;
     }
     if (!(ev->flags & THR_AF_ATTACK_KNOWN)) {
-        ev->a_us = segment_us(core, ev, (uint8_t)ev->a_us, THR_CTL_ATTACK);
+        ev->a_us = segment_us(pl, ev, (uint8_t)ev->a_us, THR_CTL_ATTACK);
         ev->flags |= THR_AF_ATTACK_KNOWN;
     }
     if (!(ev->flags & THR_AF_RELEASING) && p_ms >= ev->end_ms) {
-        const thr_player *pl = &core->player[ev->player];
         ev->rtau = thr_pattern_to_board_us(p_ms - ev->end_ms, pl->pass[ev->pass].p_frac, pl->rate_q8);
-        ev->r_us = segment_us(core, ev, ev->release_raw, THR_CTL_RELEASE);
+        ev->r_us = segment_us(pl, ev, ev->release_raw, THR_CTL_RELEASE);
         ev->flags |= THR_AF_RELEASING;
     }
     if (ev->tau < ev->a_us) {
@@ -53,7 +52,7 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, uint32_t p_ms)
     } else {
         uint32_t into;
         if (!(ev->flags & THR_AF_DECAY_KNOWN)) {
-            ev->d_us = segment_us(core, ev, ev->decay_raw, THR_CTL_DECAY);
+            ev->d_us = segment_us(pl, ev, ev->decay_raw, THR_CTL_DECAY);
             ev->flags |= THR_AF_DECAY_KNOWN;
         }
         into = ev->tau - ev->a_us;
@@ -246,7 +245,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
             continue;
         } else {
             steady = 0;
-            gain = event_gain(core, ev, p_ms);
+            gain = event_gain(&core->player[ev->player], ev, p_ms);
             if (gain < 0) {
                 *ev = *--end;
                 continue;
