@@ -479,7 +479,7 @@ void thr_players_advance(thr_core *core)
         unsigned i;
         uint32_t step, step_ms;
         if (pl->state != THR_PLAYER_PLAYING) continue;
-        step = tick * pl->rate_q8; /* <= (1.04e6 + 1) * 4096 < 2^32 (THR_CLOCK_TRIM_MAX_PPB) */
+        step = tick * pl->rate_q8;        /* <= (1.04e6 + 1) * 4096 < 2^32 (THR_CLOCK_TRIM_MAX_PPB) */
         step_ms = step / THR_FRAC_PER_MS; /* whole ms and the rest, once per player (not per pass) */
         step -= step_ms * THR_FRAC_PER_MS;
         for (i = 0; i < THR_MAX_PASSES; i++) {
