@@ -81,6 +81,7 @@ typedef struct player_mix {
     uint32_t volume;    /* a_V x r_V, Q15 */
     int32_t tone;       /* a_S + r_S, Q15 */
     uint32_t sounding;  /* playing and not muted */
+    uint32_t unused;    /* 32 bytes: a shift finds a player's */
 } player_mix;
 
 /* A pass that does not play at this tick (its player idle or paused, or the pass not live): its
@@ -102,6 +103,27 @@ static uint32_t add_event(player_mix *m, const thr_active *ev, uint32_t gain)
         m->sums.audio += level;
     }
     return level;
+}
+
+/* Every event but a steady one: in its attack, decay or release, a transient, an AudioCustom, one
+ * whose attack is not worked out yet. Returns 0 when it is over for good (the caller drops it). Out
+ * of line, so that the loop over the steady ones stays short. */
+THR_NOINLINE static int render_event(thr_core *core, player_mix *m, thr_active *ev, uint32_t p_ms, uint32_t tick)
+{
+    int32_t gain = event_gain(&core->player[ev->player], ev, p_ms);
+    if (gain < 0) return 0;
+    if (m->sounding && gain > 0) {
+        uint32_t level = add_event(m, ev, (uint32_t)gain);
+#if THR_AUDIO_SAMPLES
+        if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
+#else
+        (void)level;
+#endif
+    }
+    /* time moves on by one tick of board time (saturating) */
+    ev->tau = ev->tau + tick < tick ? 0xFFFFFFFFu : ev->tau + tick;
+    if (ev->flags & THR_AF_RELEASING) ev->rtau = ev->rtau + tick < tick ? 0xFFFFFFFFu : ev->rtau + tick;
+    return 1;
 }
 
 /* Adds a player's sums to the mix of a channel of its set (gain 1). */
@@ -211,11 +233,9 @@ void thr_render_tick(thr_core *core, uint32_t t)
 #if THR_CHANNEL_PAN
         panned[p] = 0;
 #endif
-        if (pl->state != THR_PLAYER_PLAYING) {
-            for (k = 0; k < THR_MAX_PASSES; k++) at[k] = NOT_PLAYING;
-            continue;
-        }
-        for (k = 0; k < THR_MAX_PASSES; k++) at[k] = pl->pass[k].live ? pl->pass[k].p_ms : NOT_PLAYING;
+        for (k = 0; k < THR_MAX_PASSES; k++)
+            at[k] = pl->state == THR_PLAYER_PLAYING && pl->pass[k].live ? pl->pass[k].p_ms : NOT_PLAYING;
+        if (pl->state != THR_PLAYER_PLAYING) continue;
         m->intensity = (uint32_t)pl->value[THR_CTL_INTENSITY] * (uint32_t)pl->rt.value[THR_CTL_INTENSITY] >> 15;
         m->volume = (uint32_t)pl->value[THR_CTL_VOLUME] * (uint32_t)pl->rt.value[THR_CTL_VOLUME] >> 15;
         m->tone = pl->value[THR_CTL_SHARPNESS] + pl->rt.value[THR_CTL_SHARPNESS];
@@ -229,40 +249,29 @@ void thr_render_tick(thr_core *core, uint32_t t)
     while (ev < end) {
         uint32_t p_ms = pass_ms[ev->player * THR_MAX_PASSES + ev->pass];
         player_mix *m = &mixes[ev->player];
-        int32_t gain;
-        int steady;
         if ((ev->flags & (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN | THR_AF_RELEASING)) ==
                 (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN) &&
             ev->tau >= ev->a_us && p_ms < ev->end_ms) {
             /* steady (sustained, past its attack, not releasing, its pass playing: NOT_PLAYING is
-             * never below end_ms): gain 1, what event_gain gives. Its time stays where it is:
-             * event_gain reads tau only against a_us, which it has passed for good, or in a decay,
-             * which a sustained event has not (no one else reads it). */
-            steady = 1;
-            gain = THR_Q15_ONE;
-        } else if (p_ms == NOT_PLAYING) { /* paused: frozen and silent */
-            ev++;
-            continue;
-        } else {
-            steady = 0;
-            gain = event_gain(&core->player[ev->player], ev, p_ms);
-            if (gain < 0) {
-                *ev = *--end;
-                continue;
+             * never below end_ms): gain 1, what event_gain gives, so level x a x r without the
+             * x 1 (< 2^17: exact). Its time stays where it is: event_gain reads tau only against
+             * a_us, which it has passed for good, or in a decay, which a sustained event has not
+             * (no one else reads it). */
+            if (m->sounding) {
+                int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
+                uint32_t level = (uint32_t)ev->level * (haptic ? m->intensity : m->volume) >> 15;
+                if (haptic) {
+                    m->sums.intensity += level;
+                    m->sums.weighted +=
+                        (level * (uint32_t)thr_clamp_q15((int32_t)ev->tone + m->tone, 0) + 16384u) >> 15;
+                } else {
+                    m->sums.audio += level;
+                }
             }
-        }
-        if (m->sounding && gain > 0) {
-            uint32_t level = add_event(m, ev, (uint32_t)gain);
-#if THR_AUDIO_SAMPLES
-            if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
-#else
-            (void)level;
-#endif
-        }
-        if (!steady) { /* time moves on by one tick of board time (saturating) */
-            ev->tau = ev->tau + tick < tick ? 0xFFFFFFFFu : ev->tau + tick;
-            if (ev->flags & THR_AF_RELEASING) ev->rtau = ev->rtau + tick < tick ? 0xFFFFFFFFu : ev->rtau + tick;
-        }
+        } else if (p_ms != NOT_PLAYING && !render_event(core, m, ev, p_ms, tick)) {
+            *ev = *--end;
+            continue;
+        } /* else paused: frozen and silent */
         ev++;
     }
     core->active_count = (uint8_t)(end - core->active);
