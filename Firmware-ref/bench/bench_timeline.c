@@ -14,21 +14,22 @@ static uint32_t put_varint(uint8_t *out, uint32_t value)
     return n;
 }
 
-uint32_t bench_timeline(uint8_t *tl, uint32_t events)
+static uint32_t timeline(uint8_t *tl, uint32_t events, int ramping)
 {
     uint32_t n = 8, i, crc;
-    /* header: duration 5000 ms, 1 shape (stride 6: continuous, sustained, attack 0.3) */
+    /* header: duration 5000 ms, 1 shape (stride 6: continuous, sustained, attack 0.3; ramping: not
+     * sustained, attack 1 and decay 1, a second each) */
     tl[0] = 0x54;
     tl[1] = 0x4C;
     tl[2] = 1;
     tl[3] = 0x04;
     n += put_varint(tl + n, 5000);
     tl[n++] = 1;
-    tl[n++] = 0x0D;
+    tl[n++] = ramping ? 0x09 : 0x0D;
     tl[n++] = 0x60;
     tl[n++] = 0x80;
-    tl[n++] = 0x4C;
-    tl[n++] = 0x00;
+    tl[n++] = ramping ? 0xFF : 0x4C;
+    tl[n++] = ramping ? 0xFF : 0x00;
     tl[n++] = 0x40;
     for (i = 0; i < events; i++) { /* event i at i ms, lasting to 5000 ms */
         tl[n++] = 0x00;
@@ -50,4 +51,14 @@ uint32_t bench_timeline(uint8_t *tl, uint32_t events)
     tl[6] = (uint8_t)(crc >> 16);
     tl[7] = (uint8_t)(crc >> 24);
     return n;
+}
+
+uint32_t bench_timeline(uint8_t *tl, uint32_t events)
+{
+    return timeline(tl, events, 0);
+}
+
+uint32_t bench_timeline_ramping(uint8_t *tl, uint32_t events)
+{
+    return timeline(tl, events, 1);
 }

@@ -11,15 +11,29 @@
 /* ---- thr_fixed.c: fixed-point maths ---- */
 #define THR_Q15_ONE     32768
 #define THR_FRAC_PER_MS 256000u /* pattern position fraction: 1/256 us */
+/* frac / 32000 (eighths of a ms) for 0 <= frac < THR_FRAC_PER_MS, exactly: frac / 256 / 125 with
+ * 1/125 as 2098 / 2^18 (a software division on a Cortex-M0+ costs about 50 instructions) */
+#define THR_FRAC_TO_EIGHTH_MS(frac) ((((uint32_t)(frac) >> 8) * 2098u) >> 18)
 
 /* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12).
  * Inline: on the renderer's per-event path a call costs more than the body. */
 static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
 {
-    while (length > 0x1FFFFu) { /* keep x << 15 within 32 bits: long spans lose their low bits first */
+    /* keep x << 15 within 32 bits: long spans lose their low bits first, one bit at a time until
+     * length <= 0x1FFFF, that is by its bit length less 17 (at once where the processor counts
+     * leading zeros: not on a Cortex-M0+) */
+#if defined(__GNUC__) && (!defined(__arm__) || defined(__ARM_FEATURE_CLZ)) /* an instruction, not a call */
+    if (length > 0x1FFFFu) {
+        unsigned k = 15u - (unsigned)__builtin_clz(length);
+        length >>= k;
+        x >>= k;
+    }
+#else
+    while (length > 0x1FFFFu) {
         length >>= 1;
         x >>= 1;
     }
+#endif
     return (x << 15) / length;
 }
 /* Board microseconds for a stretch of pattern time (ms + frac/256000) at rate/256: 32-bit only,

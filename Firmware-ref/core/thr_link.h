@@ -27,12 +27,6 @@ void thr_link_flush(thr_core *core);
 /* A str field's text: at most `max` bytes of a NUL-terminated text (NULL: none); returns how many. */
 uint8_t thr_link_put_text(uint8_t *text, const char *s, uint8_t max);
 
-#if THR_RX_HOLD_FRAMES
-/* thr_link_session.c: the held frames as SACK's bitmap (at least (THR_RX_HOLD_FRAMES + 7) / 8 bytes);
- * returns its length, trailing zero bytes left out (0: nothing held). */
-uint8_t thr_link_held_bitmap(const thr_core *core, uint8_t *bitmap);
-#endif
-
 /* thr_link_reliable.c */
 /* The acknowledgement (and NAK) a valid frame of the session carries. */
 void thr_link_on_ack(thr_core *core, const thr_frame *f);

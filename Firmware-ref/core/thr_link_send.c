@@ -82,12 +82,30 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
     return 1;
 }
 
+#if THR_RX_HOLD_FRAMES
+/* SACK's bitmap (bit i: the frame ack + 2 + i is held, thr_link_session.c keeps them); returns its length
+ * without trailing zero bytes. Here rather than beside the receive side so that sending calls nothing above it. */
+static uint8_t held_bitmap(const thr_core *core, uint8_t *bitmap)
+{
+    uint8_t i, n = 0;
+    for (i = 0; i < (THR_RX_HOLD_FRAMES + 7u) / 8u; i++) bitmap[i] = 0;
+    for (i = 0; i < THR_RX_HOLD_FRAMES; i++) {
+        const thr_held_frame *h = &core->buffers.held[i];
+        uint8_t bit = (uint8_t)(h->seq - core->link.last_accepted - 2u);
+        if (!h->used || bit >= THR_RX_HOLD_FRAMES) continue;
+        bitmap[bit / 8u] = (uint8_t)(bitmap[bit / 8u] | (1u << (bit % 8u)));
+        if (bit / 8u + 1u > n) n = (uint8_t)(bit / 8u + 1u);
+    }
+    return n;
+}
+#endif
+
 void thr_link_flush(thr_core *core)
 {
     thr_link *l = &core->link;
 #if THR_RX_HOLD_FRAMES
     if (l->sack_pending) { /* first, so that its bitmap arrives before the acks the reliable frames carry */
-        uint8_t bitmap[(THR_RX_HOLD_FRAMES + 7u) / 8u], n = thr_link_held_bitmap(core, bitmap);
+        uint8_t bitmap[(THR_RX_HOLD_FRAMES + 7u) / 8u], n = held_bitmap(core, bitmap);
         l->sack_pending = 0;
         if (l->session && l->sack_peer && n) thr_link_send_control(core, THR_MSG_SACK, bitmap, n);
     }

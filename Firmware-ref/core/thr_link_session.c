@@ -212,21 +212,6 @@ static void deliver_held(thr_core *core, thr_frame *f)
         h->used = 0;
     }
 }
-
-/* SACK's bitmap (bit i: the frame ack + 2 + i is held); returns its length without trailing zero bytes. */
-uint8_t thr_link_held_bitmap(const thr_core *core, uint8_t *bitmap)
-{
-    uint8_t i, n = 0;
-    for (i = 0; i < (THR_RX_HOLD_FRAMES + 7u) / 8u; i++) bitmap[i] = 0;
-    for (i = 0; i < THR_RX_HOLD_FRAMES; i++) {
-        const thr_held_frame *h = &core->buffers.held[i];
-        uint8_t bit = (uint8_t)(h->seq - core->link.last_accepted - 2u);
-        if (!h->used || bit >= THR_RX_HOLD_FRAMES) continue;
-        bitmap[bit / 8u] = (uint8_t)(bitmap[bit / 8u] | (1u << (bit % 8u)));
-        if (bit / 8u + 1u > n) n = (uint8_t)(bit / 8u + 1u);
-    }
-    return n;
-}
 #endif
 
 static void handle_frame(thr_core *core, const thr_frame *f)

@@ -99,7 +99,9 @@ THR_NOINLINE static int32_t ctl_value(const thr_ctl *c, unsigned slot, uint32_t 
     into = p_ms - (uint32_t)c->t0;
     if (span < 0x10000000u) {
         span <<= 3;
-        into = (into << 3) + p_frac / 32000u;
+        /* p_frac / 32000 (1/8 ms) for p_frac < 256000, without a division: exact for every such value
+         * (checked exhaustively by tests/test_fixed.c's frac_to_eighth_ms test) */
+        into = (into << 3) + THR_FRAC_TO_EIGHTH_MS(p_frac);
     }
     return lerp(c->v0, c->v1, thr_ramp(into, span));
 }
@@ -417,7 +419,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
         unsigned i, s;
         channels_take(pl, t);
         if (pl->state == THR_PLAYER_IDLE) continue;
-        do_actions(core, p, t);
+        if (pl->action_pending) do_actions(core, p, t);
         if (pl->state == THR_PLAYER_SCHEDULED) {
             if (!due(pl->start_at, t)) continue;
             player_begin(core, p, pl->start_pos_us, t - pl->start_at);
@@ -431,9 +433,10 @@ void thr_players_tick(thr_core *core, uint32_t t)
         }
         {
             const thr_pass *ps = &pl->pass[pl->current];
-            for (s = 0; s < THR_CTL_COUNT; s++) {
+            unsigned used;
+            for (s = 0, used = pl->ctl_used; used; s++, used >>= 1) { /* the slots in use only */
                 thr_ctl *c = &pl->ctl[s];
-                if (!((unsigned)pl->ctl_used & (1u << s))) continue;
+                if (!(used & 1u)) continue;
                 if (c->mode == CTL_CURVE) curve_advance(core, pl, c, s, ps->p_ms);
                 pl->value[s] = ctl_value(c, s, ps->p_ms, ps->p_frac);
             }
@@ -474,14 +477,16 @@ void thr_players_advance(thr_core *core)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i;
-        uint32_t step;
+        uint32_t step, step_ms;
         if (pl->state != THR_PLAYER_PLAYING) continue;
-        step = tick * pl->rate_q8; /* <= (1.04e6 + 1) * 4096 < 2^32 (THR_CLOCK_TRIM_MAX_PPB) */
+        step = tick * pl->rate_q8;        /* <= (1.04e6 + 1) * 4096 < 2^32 (THR_CLOCK_TRIM_MAX_PPB) */
+        step_ms = step / THR_FRAC_PER_MS; /* whole ms and the rest, once per player (not per pass) */
+        step -= step_ms * THR_FRAC_PER_MS;
         for (i = 0; i < THR_MAX_PASSES; i++) {
             thr_pass *ps = &pl->pass[i];
             if (!ps->live) continue;
-            ps->p_frac += step % THR_FRAC_PER_MS;
-            ps->p_ms += step / THR_FRAC_PER_MS;
+            ps->p_frac += step;
+            ps->p_ms += step_ms;
             if (ps->p_frac >= THR_FRAC_PER_MS) {
                 ps->p_frac -= THR_FRAC_PER_MS;
                 ps->p_ms++;

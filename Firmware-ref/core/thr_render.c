@@ -1,8 +1,6 @@
 /* The renderer: per tick and channel, the point value of every sounding event (transient shape,
  * continuous envelope, controls), mixed by Protocol/SEMANTICS.md §2, then the actuator mapping.
  * Fixed point: levels and gains in Q15 (32768 = 1), times in board microseconds. */
-#include <string.h>
-
 #include "thr_internal.h"
 
 /* SEMANTICS.md §4.1: segment length in us at v = i/16. */
@@ -18,27 +16,16 @@ uint32_t thr_envelope_us(int32_t value_q15)
 }
 
 /* Segment value for an event: its own value + authored + run-time control, clamped (§4.4). */
-static uint32_t segment_us(const thr_core *core, const thr_active *ev, uint8_t raw, unsigned haptic_slot)
+static uint32_t segment_us(const thr_player *pl, const thr_active *ev, uint8_t raw, unsigned haptic_slot)
 {
-    const thr_player *pl = &core->player[ev->player];
     unsigned slot = (ev->flags & THR_AF_HAPTIC) ? haptic_slot : haptic_slot + (THR_CTL_AUDIO_ATTACK - THR_CTL_ATTACK);
     int32_t v = (int32_t)thr_uq8_to_q15(raw) + pl->value[slot] + pl->rt.value[slot];
     return thr_envelope_us(v);
 }
 
-/* What every event of one pass shares at this tick: both control layers combined (§3.2). */
-typedef struct pass_factors {
-    uint32_t intensity; /* a_I x r_I, Q15 */
-    uint32_t volume;    /* a_V x r_V, Q15 */
-    int32_t tone;       /* a_S + r_S, Q15 */
-    uint32_t p_ms, p_frac;
-    uint16_t rate_q8;
-    uint8_t sounding; /* playing and not muted */
-    uint8_t playing;
-} pass_factors;
-
-/* Gain of one event at this tick (Q15), or -1 when it is over for good. */
-static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_factors *f)
+/* Gain of one event of player pl at this tick (Q15), or -1 when it is over for good; p_ms: its
+ * pass's position. */
+static int32_t event_gain(const thr_player *pl, thr_active *ev, uint32_t p_ms)
 {
     uint32_t shape, rel;
     switch (ev->type) {
@@ -50,12 +37,12 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
     default: break;
     }
     if (!(ev->flags & THR_AF_ATTACK_KNOWN)) {
-        ev->a_us = segment_us(core, ev, (uint8_t)ev->a_us, THR_CTL_ATTACK);
+        ev->a_us = segment_us(pl, ev, (uint8_t)ev->a_us, THR_CTL_ATTACK);
         ev->flags |= THR_AF_ATTACK_KNOWN;
     }
-    if (!(ev->flags & THR_AF_RELEASING) && f->p_ms >= ev->end_ms) {
-        ev->rtau = thr_pattern_to_board_us(f->p_ms - ev->end_ms, f->p_frac, f->rate_q8);
-        ev->r_us = segment_us(core, ev, ev->release_raw, THR_CTL_RELEASE);
+    if (!(ev->flags & THR_AF_RELEASING) && p_ms >= ev->end_ms) {
+        ev->rtau = thr_pattern_to_board_us(p_ms - ev->end_ms, pl->pass[ev->pass].p_frac, pl->rate_q8);
+        ev->r_us = segment_us(pl, ev, ev->release_raw, THR_CTL_RELEASE);
         ev->flags |= THR_AF_RELEASING;
     }
     if (ev->tau < ev->a_us) {
@@ -65,7 +52,7 @@ static int32_t event_gain(const thr_core *core, thr_active *ev, const pass_facto
     } else {
         uint32_t into;
         if (!(ev->flags & THR_AF_DECAY_KNOWN)) {
-            ev->d_us = segment_us(core, ev, ev->decay_raw, THR_CTL_DECAY);
+            ev->d_us = segment_us(pl, ev, ev->decay_raw, THR_CTL_DECAY);
             ev->flags |= THR_AF_DECAY_KNOWN;
         }
         into = ev->tau - ev->a_us;
@@ -86,15 +73,57 @@ typedef struct channel_mix {
     uint32_t audio;
 } channel_mix;
 
-/* One sounding event's level (Q15) into its player's sums. */
-static void add_level(channel_mix *sums, uint32_t level, uint32_t tone, int audio)
+/* What every event of one player shares at this tick: both control layers combined (§3.2), and
+ * the sums of its events. */
+typedef struct player_mix {
+    channel_mix sums;
+    uint32_t intensity; /* a_I x r_I, Q15 */
+    uint32_t volume;    /* a_V x r_V, Q15 */
+    int32_t tone;       /* a_S + r_S, Q15 */
+    uint32_t sounding;  /* playing and not muted */
+    uint32_t unused;    /* 32 bytes: a shift finds a player's */
+} player_mix;
+
+/* A pass that does not play at this tick (its player idle or paused, or the pass not live): its
+ * position in pass_ms[] (a playing pass is at most THR_MAX_TICKS, so never this). */
+#define NOT_PLAYING 0xFFFFFFFFu
+
+/* Adds one sounding event (gain applied) into its player's sums: §3.2, clamp01(level x a x r) x gain
+ * (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r). */
+static uint32_t add_event(player_mix *m, const thr_active *ev, uint32_t gain)
 {
-    if (audio) {
-        sums->audio += level;
+    uint32_t level;
+    if (ev->flags & THR_AF_HAPTIC) {
+        uint32_t tone = (uint32_t)thr_clamp_q15((int32_t)ev->tone + m->tone, 0);
+        level = ((uint32_t)ev->level * m->intensity >> 15) * gain >> 15;
+        m->sums.intensity += level;
+        m->sums.weighted += (level * tone + 16384u) >> 15;
     } else {
-        sums->intensity += level;
-        sums->weighted += (level * tone + 16384u) >> 15;
+        level = ((uint32_t)ev->level * m->volume >> 15) * gain >> 15;
+        m->sums.audio += level;
     }
+    return level;
+}
+
+/* Every event but a steady one: in its attack, decay or release, a transient, an AudioCustom, one
+ * whose attack is not worked out yet. Returns 0 when it is over for good (the caller drops it). Out
+ * of line, so that the loop over the steady ones stays short. */
+THR_NOINLINE static int render_event(thr_core *core, player_mix *m, thr_active *ev, uint32_t p_ms, uint32_t tick)
+{
+    int32_t gain = event_gain(&core->player[ev->player], ev, p_ms);
+    if (gain < 0) return 0;
+    if (m->sounding && gain > 0) {
+        uint32_t level = add_event(m, ev, (uint32_t)gain);
+#if THR_AUDIO_SAMPLES
+        if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
+#else
+        (void)level;
+#endif
+    }
+    /* time moves on by one tick of board time (saturating) */
+    ev->tau = ev->tau + tick < tick ? 0xFFFFFFFFu : ev->tau + tick;
+    if (ev->flags & THR_AF_RELEASING) ev->rtau = ev->rtau + tick < tick ? 0xFFFFFFFFu : ev->rtau + tick;
+    return 1;
 }
 
 /* Adds a player's sums to the mix of a channel of its set (gain 1). */
@@ -181,77 +210,71 @@ void thr_render_tick(thr_core *core, uint32_t t)
 {
     /* §12: each player's events are summed before its channel gains (they share them); the sums
      * are gained once per player, channel and tick, not per event */
-    channel_mix sums[THR_MAX_PLAYERS];
-    pass_factors factors[THR_MAX_PLAYERS][THR_MAX_PASSES];
+    player_mix mixes[THR_MAX_PLAYERS];
+    uint32_t pass_ms[THR_MAX_PLAYERS * THR_MAX_PASSES]; /* each pass's position, or NOT_PLAYING */
 #if THR_CHANNEL_PAN
     uint16_t gains[THR_MAX_PLAYERS][THR_MAX_CHANNELS];
     uint8_t panned[THR_MAX_PLAYERS]; /* the player's pan applies: gains[] holds its gains */
 #endif
-    unsigned channels = core->config->channel_count, c, i, p, k;
+    unsigned channels = core->config->channel_count, c, p, k;
     uint32_t tick = core->tick_us;
     uint32_t safety = THR_Q15_ONE;
+    /* the active list through locals: stores through an event pointer cannot alias them, so the
+     * count and the addresses are not reloaded for every event */
+    thr_active *ev = core->active, *end = ev + core->active_count;
 
-    memset(sums, 0, sizeof sums);
-
-    /* per pass: both control layers combined once, not per event */
+    /* per player: both control layers combined once, not per event; per pass, where it is (an idle
+     * player's passes only say that they do not play) */
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         const thr_player *pl = &core->player[p];
-        for (k = 0; k < THR_MAX_PASSES; k++) {
-            const thr_pass *ps = &pl->pass[k];
-            pass_factors *f = &factors[p][k];
-            f->playing = pl->state == THR_PLAYER_PLAYING && ps->live;
-            f->sounding = (uint8_t)(f->playing && !pl->muted);
-            if (!f->playing) continue;
-            f->intensity = (uint32_t)pl->value[THR_CTL_INTENSITY] * (uint32_t)pl->rt.value[THR_CTL_INTENSITY] >> 15;
-            f->volume = (uint32_t)pl->value[THR_CTL_VOLUME] * (uint32_t)pl->rt.value[THR_CTL_VOLUME] >> 15;
-            f->tone = pl->value[THR_CTL_SHARPNESS] + pl->rt.value[THR_CTL_SHARPNESS];
-            f->p_ms = ps->p_ms;
-            f->p_frac = ps->p_frac;
-            f->rate_q8 = pl->rate_q8;
-        }
-    }
-
+        player_mix *m = &mixes[p];
+        uint32_t *at = &pass_ms[p * THR_MAX_PASSES];
+        m->sums.intensity = m->sums.weighted = m->sums.audio = 0;
 #if THR_CHANNEL_PAN
-    for (p = 0; p < THR_MAX_PLAYERS; p++) { /* the pan unset (the usual case) costs a test, no call */
-        const thr_player *pl = &core->player[p];
-        panned[p] = (uint8_t)(pl->rt.value[THR_CTL_PAN] >= 0 && pl->state == THR_PLAYER_PLAYING &&
-                              pan_gains(pl, channels, gains[p]));
-    }
+        panned[p] = 0;
 #endif
+        for (k = 0; k < THR_MAX_PASSES; k++)
+            at[k] = pl->state == THR_PLAYER_PLAYING && pl->pass[k].live ? pl->pass[k].p_ms : NOT_PLAYING;
+        if (pl->state != THR_PLAYER_PLAYING) continue;
+        m->intensity = (uint32_t)pl->value[THR_CTL_INTENSITY] * (uint32_t)pl->rt.value[THR_CTL_INTENSITY] >> 15;
+        m->volume = (uint32_t)pl->value[THR_CTL_VOLUME] * (uint32_t)pl->rt.value[THR_CTL_VOLUME] >> 15;
+        m->tone = pl->value[THR_CTL_SHARPNESS] + pl->rt.value[THR_CTL_SHARPNESS];
+        m->sounding = !pl->muted;
+#if THR_CHANNEL_PAN
+        /* the pan unset (the usual case) costs a test, no call */
+        if (pl->rt.value[THR_CTL_PAN] >= 0) panned[p] = (uint8_t)pan_gains(pl, channels, gains[p]);
+#endif
+    }
 
-    i = 0;
-    while (i < core->active_count) {
-        thr_active *ev = &core->active[i];
-        const pass_factors *f = &factors[ev->player][ev->pass];
-        int32_t gain;
-        if (!f->playing) { /* paused: frozen and silent */
-            i++;
+    while (ev < end) {
+        uint32_t p_ms = pass_ms[ev->player * THR_MAX_PASSES + ev->pass];
+        player_mix *m = &mixes[ev->player];
+        if ((ev->flags & (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN | THR_AF_RELEASING)) ==
+                (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN) &&
+            ev->tau >= ev->a_us && p_ms < ev->end_ms) {
+            /* steady (sustained, past its attack, not releasing, its pass playing: NOT_PLAYING is
+             * never below end_ms): gain 1, what event_gain gives, so level x a x r without the
+             * x 1 (< 2^17: exact). Its time stays where it is: event_gain reads tau only against
+             * a_us, which it has passed for good, or in a decay, which a sustained event has not
+             * (no one else reads it). */
+            if (m->sounding) {
+                int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
+                uint32_t level = (uint32_t)ev->level * (haptic ? m->intensity : m->volume) >> 15;
+                if (haptic) {
+                    m->sums.intensity += level;
+                    m->sums.weighted +=
+                        (level * (uint32_t)thr_clamp_q15((int32_t)ev->tone + m->tone, 0) + 16384u) >> 15;
+                } else {
+                    m->sums.audio += level;
+                }
+            }
+        } else if (p_ms != NOT_PLAYING && !render_event(core, m, ev, p_ms, tick)) {
+            *ev = *--end;
             continue;
-        }
-        gain = event_gain(core, ev, f);
-        if (gain < 0) {
-            *ev = core->active[--core->active_count];
-            continue;
-        }
-        if (f->sounding && gain > 0) {
-            /* §3.2: clamp01(level x a x r) x gain (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r) */
-            int haptic = (ev->flags & THR_AF_HAPTIC) != 0;
-            uint32_t level = ((uint32_t)ev->level * (haptic ? f->intensity : f->volume) >> 15) * (uint32_t)gain >> 15;
-            add_level(&sums[ev->player], level, haptic ? (uint32_t)thr_clamp_q15((int32_t)ev->tone + f->tone, 0) : 0u,
-                      !haptic);
-#if THR_AUDIO_SAMPLES
-            if (ev->type == THR_EV_AUDIO_CUSTOM) thr_audio_add_event(core, ev, level);
-#endif
-        }
-        /* time moves on by one tick of board time */
-        ev->tau += tick;
-        if (ev->tau < tick) ev->tau = 0xFFFFFFFFu; /* saturate */
-        if (ev->flags & THR_AF_RELEASING) {
-            ev->rtau += tick;
-            if (ev->rtau < tick) ev->rtau = 0xFFFFFFFFu;
-        }
-        i++;
+        } /* else paused: frozen and silent */
+        ev++;
     }
+    core->active_count = (uint8_t)(end - core->active);
 
     /* keep-alive safety fade (outside the semantics, §7.4) */
     if (core->fading) {
@@ -261,20 +284,21 @@ void thr_render_tick(thr_core *core, uint32_t t)
     }
 
     for (c = 0; c < channels; c++) {
-        thr_trace_sample sample;
         channel_mix mix;
         uint32_t tone = 0, level, sharp = 0, audio;
+        int16_t drive;
+        uint16_t frequency;
         mix.intensity = stream_level(core, c, t, &tone);
         mix.weighted = (mix.intensity * tone + 16384u) >> 15;
         mix.audio = 0;
         for (p = 0; p < THR_MAX_PLAYERS; p++) { /* a player not playing has no sums */
 #if THR_CHANNEL_PAN
             if (panned[p]) {
-                mix_gained(&mix, &sums[p], gains[p][c]);
+                mix_gained(&mix, &mixes[p].sums, gains[p][c]);
                 continue;
             }
 #endif
-            if ((unsigned)core->player[p].channel_mask >> c & 1u) mix_add(&mix, &sums[p]);
+            if ((unsigned)core->player[p].channel_mask >> c & 1u) mix_add(&mix, &mixes[p].sums);
         }
         level = mix.intensity > THR_Q15_ONE ? THR_Q15_ONE : mix.intensity;
         if (mix.intensity) { /* weighted <= intensity: keep weighted << 15 within 32 bits */
@@ -289,18 +313,21 @@ void thr_render_tick(thr_core *core, uint32_t t)
         audio = mix.audio > THR_Q15_ONE ? THR_Q15_ONE : mix.audio;
         level = ((unsigned)core->faulted >> c) & 1u ? 0u : level * safety >> 15; /* a missing actuator stays silent */
         audio = audio * safety >> 15;
-        sample.time_us = t;
-        sample.channel = (uint8_t)c;
-        sample.reserved[0] = sample.reserved[1] = sample.reserved[2] = 0;
-        sample.intensity_q15 = (uint16_t)level;
-        sample.sharpness_q15 = (uint16_t)sharp;
-        sample.audio_q15 = (uint16_t)audio;
-        sample.reserved2 = 0;
-        thr_actuator_map(&core->actuator[c], (uint16_t)level, (uint16_t)sharp, &sample.drive_q14,
-                         &sample.frequency_dhz);
-        if (core->hal->actuator_write)
-            core->hal->actuator_write(core->hal->ctx, (uint8_t)c, sample.drive_q14, sample.frequency_dhz);
-        if (core->hal->trace) core->hal->trace(core->hal->ctx, &sample);
+        thr_actuator_map(&core->actuator[c], (uint16_t)level, (uint16_t)sharp, &drive, &frequency);
+        if (core->hal->actuator_write) core->hal->actuator_write(core->hal->ctx, (uint8_t)c, drive, frequency);
+        if (core->hal->trace) { /* the sample only when someone reads it */
+            thr_trace_sample sample;
+            sample.time_us = t;
+            sample.channel = (uint8_t)c;
+            sample.reserved[0] = sample.reserved[1] = sample.reserved[2] = 0;
+            sample.intensity_q15 = (uint16_t)level;
+            sample.sharpness_q15 = (uint16_t)sharp;
+            sample.audio_q15 = (uint16_t)audio;
+            sample.reserved2 = 0;
+            sample.drive_q14 = drive;
+            sample.frequency_dhz = frequency;
+            core->hal->trace(core->hal->ctx, &sample);
+        }
     }
 
 #if THR_AUDIO_SAMPLES

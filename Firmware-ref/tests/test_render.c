@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "test_board.h"
+#include "thr_internal.h"
 #include "test.h"
 #include "generated/reference_renders.h"
 
@@ -268,9 +269,18 @@ static void reference_comparison(void)
            (double)worst_sharp / 32768.0);
 }
 
+/* The multiply-and-shift that replaces p_frac / 32000 in the control curves: every fraction. */
+static void frac_to_eighth_ms(void)
+{
+    uint32_t frac, wrong = 0;
+    for (frac = 0; frac < THR_FRAC_PER_MS; frac++) wrong += THR_FRAC_TO_EIGHTH_MS(frac) != frac / 32000u;
+    CHECK_EQ(wrong, 0);
+}
+
 void render_tests(void)
 {
     run_test("conversions", conversions);
+    run_test("frac to eighth ms", frac_to_eighth_ms);
     run_test("transient shape", transient_shape);
     run_test("envelope attack", envelope_attack);
     run_test("stop pause resume mute", stop_pause_resume_mute);

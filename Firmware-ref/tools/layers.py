@@ -2,23 +2,40 @@
 """Prints which files of the firmware core call which, bottom layer first, and exits 1 when the
 calls go round in a circle.
 
-Usage: layers.py [CC] [CORE_DIR]      (defaults: gcc, core)
+Usage: layers.py [CC] [CORE_DIR] [--config NAME=FLAGS]... [--swift-package PATH]   (defaults: gcc, core)
 
-Each core/*.c is compiled on its own (-O0, so nothing is inlined away or dropped) twice, with the
-default options and with every option on (THR_AUDIO_SAMPLES, THR_FLASH_SECTOR_MAP, THR_FLASH_PROGRAM_MAX,
-THR_ACTUATOR_CALIBRATION: the Makefile's BIG_BOARD), and `nm` lists what the object defines and what it leaves undefined.
+Each core/*.c is compiled on its own (-O0, so nothing is inlined away or dropped) once per
+configuration the project builds, and `nm` lists what the object defines and what it leaves undefined.
+The configurations: the defaults (the Cortex-M0+ budget build, the template port, the gcc tests), every
+option on, each --config the Makefile passes (the clang tests, the fuzzers, the STM32F4 port's images)
+and, with --swift-package, the simulator's (the ThrumFirmwareCore target's .define settings). Each
+configuration is checked on its own, and so is the union of their calls.
 File A uses file B when A leaves undefined a symbol that B defines: a call, or the address of a
 function or of data. Calls through the board's function pointers (thr_hal.h) are not symbols and
 so never show: the HAL is the seam, not a layer. Static inline helpers in headers belong to the
 file that uses them. The layer of a file is one above the highest layer it uses (0: uses none)."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-CONFIGS = ([], ["-DTHR_AUDIO_SAMPLES=1", "-DTHR_FLASH_SECTOR_MAP=1", "-DTHR_FLASH_PROGRAM_MAX=32u",
-               "-DTHR_ACTUATOR_CALIBRATION=1"])
+# Every option of core/include/thr_config.h on.
+EVERYTHING = ["-DTHR_AUDIO_SAMPLES=1", "-DTHR_FLASH_SECTOR_MAP=1", "-DTHR_FLASH_PROGRAM_MAX=32u",
+              "-DTHR_ACTUATOR_CALIBRATION=1", "-DTHR_RX_HOLD_FRAMES=2u", "-DTHR_CHANNEL_PAN=1", "-DTHR_TRACE_READ=1"]
+
+
+def swift_package_defines(path):
+    """The -D flags of the ThrumFirmwareCore target in Package.swift."""
+    text = Path(path).read_text()
+    start = text.index('name: "ThrumFirmwareCore"')
+    end = text.index("]", text.index("cSettings", start))
+    defines = ["-D%s=%s" % m for m in re.findall(r'\.define\("(\w+)", to: "([^"]*)"\)', text[start:end])]
+    if not defines:
+        sys.exit("layers.py: no .define in the ThrumFirmwareCore target of %s" % path)
+    return defines
 
 
 def symbols(cc, source, flags, folder):
@@ -39,15 +56,14 @@ def symbols(cc, source, flags, folder):
     return defined, used
 
 
-def graph(cc, core):
+def graph(cc, core, flags):
     sources = sorted(core.glob("*.c"))
     defines, uses = {}, {}
-    with tempfile.TemporaryDirectory() as folder:
-        for flags in CONFIGS:
-            for source in sources:
-                d, u = symbols(cc, source, flags, folder)
-                defines.setdefault(source.name, set()).update(d)
-                uses.setdefault(source.name, set()).update(u)
+    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        found = pool.map(lambda source: symbols(cc, source, flags, folder), sources)
+        for source, (d, u) in zip(sources, found):
+            defines.setdefault(source.name, set()).update(d)
+            uses.setdefault(source.name, set()).update(u)
     owner = {}
     for name, symbols_of in defines.items():
         for symbol in symbols_of:
@@ -108,10 +124,38 @@ def one_circle(edges, component):
         seen.add(step)
 
 
+def report_cycles(edges, found, label):
+    for component in found:
+        print("CYCLE (%s) among %d files: %s" % (label, len(component), ", ".join(component)))
+        print("  for example: %s" % " -> ".join(one_circle(edges, component)))
+
+
 def main():
-    cc = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("CC", "gcc")
-    core = Path(sys.argv[2] if len(sys.argv) > 2 else "core")
-    edges = graph(cc, core)
+    args, configs, i = [], [("defaults", []), ("everything on", EVERYTHING)], 1
+    while i < len(sys.argv):
+        if sys.argv[i] == "--config":
+            name, _, flags = sys.argv[i + 1].partition("=")
+            configs.append((name, flags.split()))
+            i += 2
+        elif sys.argv[i] == "--swift-package":
+            configs.append(("simulator (%s)" % sys.argv[i + 1], swift_package_defines(sys.argv[i + 1])))
+            i += 2
+        else:
+            args.append(sys.argv[i])
+            i += 1
+    cc = args[0] if args else os.environ.get("CC", "gcc")
+    core = Path(args[1] if len(args) > 1 else "core")
+    edges, failed = {}, False
+    for name, flags in configs:
+        one = graph(cc, core, flags)
+        found_one = cycles(one)
+        print("%-40s %s" % (name + ":", "CYCLE" if found_one else "no cycle"), " ".join(flags))
+        report_cycles(one, found_one, name)
+        failed = failed or bool(found_one)
+        for a, used in one.items():
+            for b, syms in used.items():
+                edges.setdefault(a, {}).setdefault(b, set()).update(syms)
+            edges.setdefault(a, {})
     found = cycles(edges)
     in_cycle = {name for component in found for name in component}
 
@@ -129,16 +173,15 @@ def main():
     for name in edges:
         level(name)
     order = sorted(edges, key=lambda n: (layer.get(n) is None, layer.get(n) or 0, n))
-    print("Calls between the files of %s/ (A -> B: A calls or refers to B), bottom layer first:" % core)
+    print("Calls between the files of %s/ in any of the %d configurations (A -> B: A calls or refers to B), "
+          "bottom layer first:" % (core, len(configs)))
     for name in order:
         mark = "cycle" if layer.get(name) is None else "%5d" % layer[name]
         print("  %s  %s" % (mark, name))
         for other in sorted(edges[name], key=lambda o: (layer.get(o) is None, layer.get(o) or 0, o)):
             print("           -> %-22s %s" % (other, ", ".join(sorted(edges[name][other]))))
-    if found:
-        for component in found:
-            print("CYCLE among %d files: %s" % (len(component), ", ".join(component)))
-            print("  for example: %s" % " -> ".join(one_circle(edges, component)))
+    if found or failed:
+        report_cycles(edges, found, "all configurations together")
         sys.exit(1)
     print("no cycle: %d files in %d layers" % (len(edges), 1 + max(layer.values(), default=-1)))
 

@@ -12,6 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+# The budgets (CI fails on a miss, .ci/run): the 16 KB of the smallest board's flash for the core, and
+# the core's static RAM as it stands (issue 22: it may not grow; the code budget's next step is 15,872).
+CODE_BUDGET = 16384
+RAM_BUDGET = 3880
+
 
 def main():
     cc, folder, map_path, flags = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
@@ -49,12 +54,12 @@ def main():
     plain = flash("full-plain.elf") - flash("baseline-plain.elf")
     budget = flash("full-budget.elf") - flash("baseline-budget.elf")
     flags = " ".join(f for f in flags.split() if not f.startswith("-I"))
-    code_ok, ram_ok = budget <= 16384, ram <= 4096
+    code_ok, ram_ok = budget <= CODE_BUDGET, ram <= RAM_BUDGET
     print("Cortex-M0+, arm-none-eabi-gcc %s, linked with --gc-sections:" % flags)
-    print("  code + const           %6d bytes   firmware with minus without the core; budget 16384  %s" % (
-        budget, "PASS" if code_ok else "FAIL"))
-    print("  static RAM             %6d bytes   one thr_core; budget 4096 beyond the timeline memory  %s" % (
-        ram, "PASS" if ram_ok else "FAIL"))
+    print("  code + const           %6d bytes   firmware with minus without the core; budget %d  %s" % (
+        budget, CODE_BUDGET, "PASS" if code_ok else "FAIL"))
+    print("  static RAM             %6d bytes   one thr_core; budget %d beyond the timeline memory  %s" % (
+        ram, RAM_BUDGET, "PASS" if ram_ok else "FAIL"))
     print("  deepest stack frame    %6d bytes   (%s)" % (stack, worst.strip()))
     audio = flash("audio-budget.elf") - flash("baseline-budget.elf")
     print("  with sample output     %6d bytes   THR_AUDIO_SAMPLES=1, for a board with a bigger budget (+%d)" % (
