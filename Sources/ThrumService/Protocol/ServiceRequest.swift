@@ -132,7 +132,7 @@ public struct ServiceRequest: Sendable {
         case let other?:
             throw ServiceError(
                 .badRequest,
-                "`\(name)` must be \"now\" or a time in seconds on the service's clock, found \(other.typeName)",
+                "`\(name)` must be \"now\" or a time in seconds on the service's clock, found \(other.encoded)",
                 field: name)
         }
     }
