@@ -4,7 +4,9 @@
  *   1 ch seq type n payload..   a well-formed frame (COBS, CRC-32C, current epoch) with that content;
  *                    seq < 0x80 means "the next one the board expects" on that channel
  *   2 ms             let ms milliseconds pass (the main loop polled once, after them: every tick
- *                    of them rendered)
+ *                    of them rendered, up to the core's catch-up limit of 1,000); at most 3 of these
+ *                    an input (a later one ends it): the ticks are most of an input's time, and
+ *                    three jumps reach the keep-alive, the fade, resends and the catch-up skip
  * A HELLO opens a session first. Invariants checked: the core never reads or writes out of bounds
  * (ASan), no undefined behaviour (UBSan), output levels within range, counts within their arrays. */
 #include <stdint.h>
@@ -58,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const uint8_t hello[9] = { 1, 0, 0x00, 0x04, 8, 0x11, 0x22, 0x33, 0x44 };
     size_t i = 0;
+    unsigned waits = 0;
     fuzz_board_init();
     epoch = 0;
     reliable_seq = realtime_seq = 0;
@@ -81,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             send_frame(channel, seq, type, data + i, (uint32_t)n);
             i += n;
             thr_core_poll(&fuzz_core);
-        } else if (op == 2u && i < size) {
+        } else if (op == 2u && i < size && waits++ < 3u) {
             /* the clock jumps and the core catches up tick by tick in one poll, as a board's main
              * loop does after a long wait (each tick rendered, the link polled once) */
             fuzz_clock += 1000u * data[i++];
