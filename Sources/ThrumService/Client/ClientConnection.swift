@@ -22,7 +22,6 @@ public final class ClientConnection: Sendable {
         var name = "client"
         /// Real-time values sent to the board (each parameter and pan counts one).
         var realtimeSent = 0
-        var realtimeFailures = 0
         var dropped = 0
     }
 
@@ -76,7 +75,6 @@ public final class ClientConnection: Sendable {
                     if let pan = pending.pan { try await player.sendRealtimePan(pan) }
                     details.withLock { $0.realtimeSent += pending.parameters.count + (pending.pan == nil ? 0 : 1) }
                 } catch {
-                    details.withLock { $0.realtimeFailures += 1 }
                     send(ServiceMessages.error(ServiceError.from(error), id: nil, request: "player.realtime"))
                 }
             }

@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 /// request gets its status and a JSON body that says why, and nothing behind it runs.
 struct GuardMiddleware: RouterMiddleware {
     typealias Context = BasicWebSocketRequestContext
+    /// The guard as it stands (its port is known once the service is bound).
     let makeGuard: @Sendable () -> RequestGuard
 
     func handle(

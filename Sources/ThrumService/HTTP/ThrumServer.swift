@@ -51,8 +51,12 @@ public struct ThrumServer: Sendable {
     public func makeApplication(
         onListening: @escaping @Sendable (URL) -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let port = Locked(configuration.port)
-        let router = makeRouter { port.withLock { $0 } }
+        // With `--port 0` the port is known only once bound: the guard learns it then.
+        let requestGuard = Locked(
+            RequestGuard(
+                bindHost: configuration.host, port: configuration.port, token: configuration.token,
+                allowedOrigins: configuration.allowedOrigins))
+        let router = makeRouter(currentGuard: { requestGuard.withLock { $0 } })
         let limits = configuration.limits
         let host = configuration.host
         let token = configuration.token
@@ -64,8 +68,10 @@ public struct ThrumServer: Sendable {
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: configuration.port), serverName: "thrum"),
             onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port.withLock { $0 }
-                port.withLock { $0 = bound }
+                let bound = requestGuard.withLock { guarding in
+                    guarding.port = channel.localAddress?.port ?? guarding.port
+                    return guarding.port
+                }
                 let shown = host.contains(":") ? "[\(host)]" : host
                 var text = "http://\(shown):\(bound)/"
                 if let token { text += "?token=\(token)" }
@@ -74,17 +80,12 @@ public struct ThrumServer: Sendable {
             logger: logger)
     }
 
-    /// Every route, behind the guard. `port` is read per request: with `--port 0` it is known only
-    /// once bound.
-    func makeRouter(port: @escaping @Sendable () -> Int) -> Router<BasicWebSocketRequestContext> {
+    /// Every route, behind the guard `currentGuard` gives (read per request: its port is set once
+    /// the service is bound).
+    func makeRouter(currentGuard: @escaping @Sendable () -> RequestGuard) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         let configuration = configuration
-        router.add(
-            middleware: GuardMiddleware { () -> RequestGuard in
-                RequestGuard(
-                    bindHost: configuration.host, port: port(), token: configuration.token,
-                    allowedOrigins: configuration.allowedOrigins)
-            })
+        router.add(middleware: GuardMiddleware(makeGuard: currentGuard))
         WebRoutes.add(to: router)
         ExampleRoutes.add(to: router)
         APIRoutes(hub: hub, limits: configuration.limits).add(to: router)

@@ -87,7 +87,7 @@ extension ServiceHub {
         }
         let report = PatternReport(
             text: Data(text.utf8), name: name, strict: try request.optionalBool("strict") ?? false)
-        guard let pattern = report.pattern else {
+        guard !report.hasErrors else {
             throw ServiceError(
                 .invalidPattern,
                 "\(name) has errors: "
@@ -96,7 +96,7 @@ extension ServiceHub {
         }
         let id = nextPatternID
         nextPatternID += 1
-        patterns[id] = LoadedPattern(owner: client.id, report: report, pattern: pattern)
+        patterns[id] = LoadedPattern(owner: client.id, report: report)
         return ["pattern": .int(id), "diagnostics": report.diagnosticsJSON, "summary": report.summaryJSON]
     }
 
@@ -116,7 +116,7 @@ extension ServiceHub {
         let loaded = try ownedPattern(request, by: client)
         let locality = try request.optionalString("locality")
         let player = try await engine { try await stage.makePlayer(with: loaded.pattern, locality: locality) }
-        players[player.id] = OwnedPlayer(owner: client.id, pattern: try request.int("pattern"), player: player)
+        players[player.id] = OwnedPlayer(owner: client.id, player: player)
         client.own(player)
         return ["player": .int(player.id)]
     }

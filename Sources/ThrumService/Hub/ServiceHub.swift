@@ -23,13 +23,13 @@ public actor ServiceHub {
 
     struct LoadedPattern: Sendable {
         var owner: Int
+        /// A report without errors: its pattern and timeline are there.
         var report: PatternReport
-        var pattern: HapticPattern
+        var pattern: HapticPattern { report.pattern! }
     }
 
     struct OwnedPlayer: Sendable {
         var owner: Int
-        var pattern: Int
         var player: any StagePlayer
         /// Its owner stopped it since its last start: the board's "finished" that follows is the
         /// stop's, not the pattern's end, and is not reported (SERVICE.md §4).
@@ -78,8 +78,6 @@ public actor ServiceHub {
         eventTask?.cancel()
     }
 
-    public var clientCount: Int { clients.count }
-
     /// A new client; nil when the service has as many as it takes.
     func connect() -> ClientConnection? {
         guard clients.count < limits.maxClients else { return nil }
@@ -109,14 +107,11 @@ public actor ServiceHub {
 
     /// The stage's events: a player's to its owner, the rest to every client.
     private func route(_ event: StageEvent) async {
-        let now = await stage.now()
         let (name, fields) = Self.describe(event)
-        let message = ServiceMessages.event(name, fields, time: now)
-        if case .playerFinished(let player) = event {
-            if let entry = players[player], !entry.stopRequested { clients[entry.owner]?.send(message) }
-            return
+        guard case .playerFinished(let player) = event else { return await announce(name, fields) }
+        if let entry = players[player], !entry.stopRequested {
+            clients[entry.owner]?.send(ServiceMessages.event(name, fields, time: await stage.now()))
         }
-        for client in clients.values { client.send(message) }
     }
 
     static func describe(_ event: StageEvent) -> (String, [String: JSONValue]) {

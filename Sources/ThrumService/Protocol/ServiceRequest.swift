@@ -79,24 +79,26 @@ public struct ServiceRequest: Sendable {
         guard let value = fields[name]?.intValue else {
             throw .wrongType(name, expected: "an integer", found: fields[name])
         }
-        if let range, !range.contains(value) {
-            throw ServiceError(
-                .badRequest, "`\(name)` must be between \(range.lowerBound) and \(range.upperBound), found \(value)",
-                field: name)
-        }
-        return value
+        return try Self.checked(value, in: range, name)
     }
 
     func number(_ name: String, in range: ClosedRange<Double>? = nil) throws(ServiceError) -> Double {
         guard let value = fields[name]?.doubleValue, value.isFinite else {
             throw .wrongType(name, expected: "a number", found: fields[name])
         }
-        if let range, !range.contains(value) {
-            throw ServiceError(
-                .badRequest, "`\(name)` must be between \(range.lowerBound) and \(range.upperBound), found \(value)",
-                field: name)
-        }
-        return value
+        return try Self.checked(value, in: range, name)
+    }
+
+    /// `value` when `range` (if any) holds it, else `bad_request` naming the field and the range.
+    private static func checked<T: Comparable>(
+        _ value: T, in range: ClosedRange<T>?, _ name: String
+    ) throws(ServiceError)
+        -> T
+    {
+        guard let range, !range.contains(value) else { return value }
+        throw ServiceError(
+            .badRequest, "`\(name)` must be between \(range.lowerBound) and \(range.upperBound), found \(value)",
+            field: name)
     }
 
     func optionalNumber(_ name: String, in range: ClosedRange<Double>? = nil) throws(ServiceError) -> Double? {
