@@ -100,7 +100,7 @@ THR_NOINLINE static int32_t ctl_value(const thr_ctl *c, unsigned slot, uint32_t 
     if (span < 0x10000000u) {
         span <<= 3;
         /* p_frac / 32000 (1/8 ms) for p_frac < 256000, without a division: exact for every such value
-         * (checked exhaustively by tests/test_fixed.c's frac_to_eighth_ms test) */
+         * (checked exhaustively by tests/test_render.c's frac_to_eighth_ms test) */
         into = (into << 3) + THR_FRAC_TO_EIGHTH_MS(p_frac);
     }
     return lerp(c->v0, c->v1, thr_ramp(into, span));

@@ -1,6 +1,8 @@
 /* TI DRV2605L driver over thr_hal.i2c_transfer (drv2605l.h). Register-level; the register map is
  * drv2605l_regs.h. Every transfer's failure marks the chip missing: from then on only the slow
- * retry talks to it, so a dead or absent chip never costs more than one bounded transfer a second. */
+ * retry talks to it, so a dead or absent chip costs one bounded transfer a second; a chip that answers
+ * the retry is configured again, which waits 2 to 10 ms for its DEV_RESET to finish (a main-loop
+ * stall the core catches up from). */
 #include "drv2605l.h"
 
 #include "drv2605l_regs.h"

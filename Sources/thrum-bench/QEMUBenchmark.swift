@@ -53,9 +53,10 @@ struct QEMUBench {
             return value
         }
         var metrics: [Metric] = []
-        for (label, figures, steady, ramping) in [("", m4, 1500.0, 2000.0), ("m0plus_", m0, 2500.0, 3500.0)] {
+        // Targets and goals as issue 22 states them (bench.c's budgets are the same figures).
+        let cores = [("", m4, 1500.0, 2000.0, "goal_1000"), ("m0plus_", m0, 2500.0, 3500.0, "goal_1500")]
+        for (label, figures, steady, ramping, goal) in cores {
             let sixteen = try figure(figures, "16_events"), ramp = try figure(figures, "16_events_ramping")
-            let goal = label.isEmpty ? "goal_1000" : "goal_1500"
             metrics += [
                 Metric(
                     name: "qemu.\(label)tick_instructions_16_events_max.\(goal)", value: sixteen.max,

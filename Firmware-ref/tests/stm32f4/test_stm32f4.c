@@ -101,7 +101,7 @@ static void flash_erase_and_program(void)
 {
     static const uint8_t data[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
     uint8_t out[11];
-    uint32_t kicks, ms, i;
+    uint32_t kicks, i;
     boot(1);
     watchdog_start();
     stm32f4_model_sync();
@@ -116,7 +116,6 @@ static void flash_erase_and_program(void)
     CHECK(stm32f4_model_iwdg_timeout_ns() > 3390000000u && stm32f4_model_iwdg_timeout_ns() < 3410000000u);
     stm32f4.erase_ns = 2000000000u;
     kicks = stm32f4.kicks;
-    ms = tick_ms();
     CHECK_EQ(slot_flash_erase(0x10000u), 0); /* the region's second sector: physical sector 5, 128 KB */
     stm32f4_model_sync();
     CHECK_EQ(stm32f4.erases[5], 1u);
@@ -127,7 +126,8 @@ static void flash_erase_and_program(void)
     CHECK(stm32f4.kick_to_start_ns < 1000u); /* kicked right before STRT */
     CHECK_EQ(stm32f4.kicks - kicks, 1u);     /* and not while it erased */
     CHECK_EQ(stm32f4.iwdg_fired, 0);
-    CHECK(tick_ms() - ms >= 1999u); /* the board's interrupts went on (their code is in RAM: ram_check.py) */
+    /* The model delivers SysTick wherever its handler lives: that the handlers run from RAM, and so
+     * go on during an erase on silicon, is ram_check.py's to show, not this test's. */
     CHECK_EQ(stm32f4.flash_access_while_busy, 0u);
     CHECK_EQ(stm32f4.cr_write_while_busy, 0u);
     CHECK_EQ(stm32f4.cr_write_while_locked, 0u);

@@ -36,7 +36,7 @@ def main(elf):
             problems.append(f"{name} is not in RAM ({'missing' if address is None else hex(address)})")
     listing = run("arm-none-eabi-objdump", "-d", "-j", ".ramfunc", elf)
     for line in listing.splitlines():
-        call = re.match(r"\s*([0-9a-f]+):.*\s(bl|blx|b|b\.w|b\.n|beq\.w|bne\.w)\s+([0-9a-f]+)\s*<", line)
+        call = re.match(r"\s*([0-9a-f]+):.*\s(b[a-z]*(?:\.[nw])?)\s+([0-9a-f]+)\s*<", line)
         if call and not RAM[0] <= int(call.group(3), 16) < RAM[1]:
             problems.append(f"a branch out of RAM: {line.strip()}")
         word = re.match(r"\s*([0-9a-f]+):\s+([0-9a-f]{8})\s+\.word\s+0x([0-9a-f]{8})", line)
