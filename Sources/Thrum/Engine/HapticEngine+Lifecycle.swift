@@ -42,8 +42,8 @@ extension HapticEngine {
         try await startNow()
     }
 
+    /// After `start()` found the engine stopped, with no suspension since.
     private func startNow() async throws {
-        if isRunning { return }
         let link = try session.openLink { link in
             Task { [weak self] in
                 for await event in link.notifications {
@@ -227,7 +227,6 @@ extension HapticEngine {
 
     private func shutDown(link source: BoardLink, reason: StoppedReason?) async {
         guard source === session.link else { return }
-        let wasRunning = isRunning
         let run = currentRun
         session.isRunning = false
         let connection = session.detach()
@@ -241,7 +240,7 @@ extension HapticEngine {
         } else {
             playersStoppedWithEngine(run: run)
         }
-        if let reason, wasRunning { reportStopped(reason) }
+        if let reason, run != nil { reportStopped(reason) }
     }
 
     func playerFinished(boardPlayer: Int) {

@@ -55,17 +55,21 @@ struct ClockDiscipline: Sendable {
     /// crystal's drift, still tens of ppm uncertain at its first start, waits for that reading.
     mutating func trimAtAnchor(drift: Double) -> Int32? {
         guard trim == 0, abs(drift) > Self.crystalDrift else { return nil }
-        let wanted = Int32(Self.clamped((1 / (1 + drift) - 1) * 1e9).rounded())
+        let wanted = Self.cancelling(drift: drift)
         guard abs(Int64(wanted)) >= Int64(threshold) else { return nil }
         trim = wanted
         return wanted
     }
 
+    /// The trim (ppb, within the limits) that makes a board whose clock runs `drift` fast play at the
+    /// host's rate.
+    static func cancelling(drift: Double) -> Int32 { Int32(clamped((1 / (1 + drift) - 1) * 1e9).rounded()) }
+
     /// A board that rejoined: its crystal has not changed, so the trim that cancels its known
     /// drift goes to it at once instead of after the next readings. Returns that trim.
     mutating func seed(drift: Double) -> Int32? {
         reset()
-        let wanted = Int32(Self.clamped((1 / (1 + drift) - 1) * 1e9).rounded())
+        let wanted = Self.cancelling(drift: drift)
         guard wanted != 0 else { return nil }
         trim = wanted
         return wanted

@@ -13,7 +13,7 @@ enum ExampleRoutes {
                 [
                     "examples": .array(
                         names().map { name in
-                            ["name": .string(name), "bytes": .int(text(of: name)?.count ?? 0)]
+                            ["name": .string(name), "bytes": .int(size(of: name))]
                         })
                 ])
         }
@@ -40,6 +40,13 @@ enum ExampleRoutes {
             return []
         }
         return files.filter { $0.hasSuffix(".ahap") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// One example's size in bytes, from the file system (the list reads no file).
+    static func size(of name: String) -> Int {
+        guard let folder else { return 0 }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// One example's bytes, or nil when there is no such example (only listed names are read).

@@ -37,13 +37,12 @@ export function editEvent(text, index, { time, intensity, sharpness } = {}) {
   return print(ahap);
 }
 
-/** Adds a transient (or a continuous event when `duration` is given) at `time`. */
-export function addEvent(text, { time, intensity = 1, sharpness = 0.5, duration = undefined }) {
+/** Adds a transient at `time`. */
+export function addEvent(text, { time, intensity = 1, sharpness = 0.5 }) {
   const ahap = parse(text);
   const event = {
     Time: round(Math.max(0, time)),
-    EventType: duration ? 'HapticContinuous' : 'HapticTransient',
-    ...(duration ? { EventDuration: round(duration) } : {}),
+    EventType: 'HapticTransient',
     EventParameters: [
       { ParameterID: 'HapticIntensity', ParameterValue: round(clamp(intensity, 0, 1)) },
       { ParameterID: 'HapticSharpness', ParameterValue: round(clamp(sharpness, 0, 1)) },

@@ -1,14 +1,14 @@
 // The diagnostics of the pattern being edited, as `thrum validate` reports them (SERVICE.md §6.3):
 // severity, location, message, line and column. `data-state`: clean, warnings, errors or empty.
 
-export function showDiagnostics(list, diagnostics, { note = null } = {}) {
+export function showDiagnostics(list, diagnostics) {
   list.replaceChildren();
   const errors = diagnostics.filter((d) => d.severity === 'error');
   list.dataset.state = errors.length ? 'errors' : diagnostics.length ? 'warnings' : 'clean';
   if (!diagnostics.length) {
     const item = document.createElement('li');
     item.className = 'diagnostic-ok';
-    item.textContent = note ?? 'No errors, no warnings.';
+    item.textContent = 'No errors, no warnings.';
     list.append(item);
     return;
   }

@@ -17,7 +17,6 @@ export class Palette {
     this.pressed = false;
     this.players = null;
     this.tap = null;
-    this.sent = 0;
     this.#show();
     pad.addEventListener('pointerdown', (event) => {
       event.preventDefault();
@@ -102,8 +101,6 @@ export class Palette {
   #send() {
     if (!this.players || !this.pressed) return;
     this.client.parameters(this.players.continuous, this.#parameters());
-    this.sent += 1;
-    this.pad.dataset.sent = String(this.sent);
   }
 
   #moveTo(event) {

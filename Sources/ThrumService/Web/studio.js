@@ -313,7 +313,7 @@ window.thrumStudio = {
   now: () => clock.now(),
   since: (time) =>
     Object.fromEntries([...traceView.channels.entries()].map(([key, c]) => [key, c.samples.slice(Math.max(0, Math.ceil((time - c.start) / c.tick)))])),
-  state: () => ({ pattern: state.pattern, playing: transport.playing, player: transport.player, palette: palette.players }),
+  state: () => ({ pattern: state.pattern, playing: transport.playing, player: transport.player }),
 };
 
 listExamples(element('examples')).catch(report('GET /api/examples'));
