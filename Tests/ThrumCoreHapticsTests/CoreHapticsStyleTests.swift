@@ -100,7 +100,7 @@ struct CoreHapticsStyleTests {
             let manager = try #require(HapticManager(engine: engine))
             try manager.playSlice()
             // The pattern lasts 0.25 s; the engine stops itself after.
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = Date().addingTimeInterval(20)
             while !stopped.isSet && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }
         #expect(stopped.isSet, "notifyWhenPlayersFinished's .stopEngine stops the engine")

@@ -39,7 +39,7 @@ struct GettingStartedSampleTests {
         engine.stoppedHandler = { reason in if reason == .notifyWhenFinished { stopped.set() } }
         try await onThread {
             try Self.play(on: engine)
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = Date().addingTimeInterval(20)
             while !stopped.isSet && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }
         #expect(stopped.isSet)

@@ -15,7 +15,9 @@ public typealias TransportPairFactory = @Sendable () async throws -> (any ByteTr
 /// ```
 ///
 /// The checks need no test framework: a failure throws ``TransportConformance/Failure``.
-/// Each check closes the transports it made, and gives up after `timeout` instead of hanging.
+/// Each check closes the transports it made, and gives up after `timeout` instead of hanging. The
+/// default is generous: it guards against a hang, not a slow run (2,000 pty round trips under
+/// ThreadSanitizer beside the whole suite took over 20 s on a 2-core CI machine).
 public enum TransportConformance {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var check: String
@@ -34,7 +36,7 @@ public enum TransportConformance {
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         /// Runs the check on a fresh pair from `makePair`.
-        public func run(timeout: Duration = .seconds(20), _ makePair: TransportPairFactory) async throws {
+        public func run(timeout: Duration = .seconds(60), _ makePair: TransportPairFactory) async throws {
             let (a, b) = try await makePair()
             let name = self.name
             let body = self.body
