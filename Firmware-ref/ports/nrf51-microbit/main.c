@@ -1,0 +1,43 @@
+/* Start-up and the main loop: poll the core (frames, then every due tick), the DRV2605L's upkeep,
+ * take received bytes again if the ring had filled, kick the watchdog, and sleep (wfi) until the
+ * next interrupt when nothing waits: TIMER0 wakes it every millisecond, on the tick boundaries the
+ * core renders at, and a received byte wakes it at once. */
+#include "port.h"
+
+#if THRUM_BENCH
+void bench_run(void);
+#endif
+
+/* Interrupts are masked between the check and the wfi, so one that comes in between still ends the
+ * sleep (wfi wakes on a pending interrupt even while PRIMASK holds it back). */
+static void sleep_until_interrupt(void)
+{
+    __asm__ volatile("cpsid i" ::: "memory");
+    if (thr_core_idle_us(&board_core) > 0u) __asm__ volatile("dsb\n wfi" ::: "memory");
+    __asm__ volatile("cpsie i" ::: "memory");
+}
+
+int main(void)
+{
+    clock_init();
+    tick_init();
+#if THRUM_BENCH
+    bench_run();
+#endif
+    twi_init();
+    board_init();
+    watchdog_start();
+#if THRUM_QEMU
+    trace_text("boot epoch "); /* a host reading the trace sees each (re)start */
+    trace_decimal(board_core.config->boot_epoch);
+    trace_end_line();
+#endif
+    for (;;) {
+        thr_core_poll(&board_core);
+        board_poll();
+        uart0_resume();
+        watchdog_kick();
+        remember_epoch(board_core.link.epoch);
+        sleep_until_interrupt();
+    }
+}
