@@ -7,6 +7,7 @@
  * no-op, as in the host benchmark. Prints `METRIC qemu_microbit_tick_instructions_<case> max=M
  * mean=N` lines through semihosting and ends QEMU: status 0 when the 16-event tick is within its
  * target, 1 over it, 2 when the timeline did not play. The ramping case has no target of its own. The bench uses the board's core (the board never starts). */
+#include "bench_board.h"
 #include "bench_timeline.h"
 #include "port.h"
 
@@ -20,28 +21,7 @@
 
 static uint8_t bench_memory[BENCH_MEMORY];
 static uint8_t bench_bytes[512];
-
-static uint32_t bench_clock(void *ctx)
-{
-    (void)ctx;
-    return 0;
-}
-
-static void bench_actuator(void *ctx, uint8_t channel, int16_t drive_q14, uint16_t frequency_dhz)
-{
-    (void)ctx;
-    (void)channel;
-    (void)drive_q14;
-    (void)frequency_dhz;
-}
-
-static const thr_hal bench_hal = { .now_us = bench_clock, .actuator_write = bench_actuator };
-static const thr_board_config bench_config = {
-    .board = "bench",
-    .tick_hz = 1000,
-    .channel_count = 1,
-    .channels = { { .kind = THR_ACTUATOR_KIND_LRA, .resonant_dhz = 1700, .rated_mv = 2000, .max_mv = 3000 } },
-};
+static uint32_t empty; /* what reading the meter twice costs on its own */
 
 static uint32_t meter_now(void)
 {
@@ -49,8 +29,8 @@ static uint32_t meter_now(void)
     return TIMER_CC(METER, CC_METER);
 }
 
-/* One tick's counts of TIMER1, less what reading the meter twice costs on its own. */
-static uint32_t measured_tick(uint32_t empty)
+/* One tick's counts of TIMER1, less `empty`. */
+static uint32_t measured_tick(void)
 {
     uint32_t start, counts;
     __asm__ volatile("cpsid i" ::: "memory");
@@ -65,20 +45,16 @@ typedef struct bench_figures {
     uint32_t max, mean; /* instructions */
 } bench_figures;
 
-/* TICKS ticks of `events` events of a timeline, after 100 that start them all. */
-static bench_figures measure(uint32_t (*timeline)(uint8_t *, uint32_t), uint32_t events, uint32_t empty)
+/* TICKS ticks of `events` events of a timeline, after the 100 that start them all. */
+static bench_figures measure(uint32_t (*timeline)(uint8_t *, uint32_t), uint32_t events)
 {
-    uint32_t size = timeline(bench_bytes, events), i, total = 0, worst = 0;
-    uint8_t handle;
+    uint32_t i, total = 0, worst = 0;
     bench_figures figures;
-    if (thr_core_init(&board_core, &bench_hal, &bench_config, bench_memory, sizeof bench_memory) != THR_STATUS_OK ||
-        thr_store_load(&board_core, bench_bytes, size, &handle) != THR_STATUS_OK ||
-        thr_player_start(&board_core, 0, handle, 0, 0) != THR_STATUS_OK)
+    if (bench_board_start(&board_core, bench_memory, sizeof bench_memory, bench_bytes, timeline, events,
+                          measured_tick) != 0)
         semihosting_exit(2);
-    for (i = 0; i < 100u; i++) (void)measured_tick(empty); /* every event has started */
-    if (board_core.active_count != events) semihosting_exit(2);
     for (i = 0; i < TICKS; i++) {
-        uint32_t counts = measured_tick(empty);
+        uint32_t counts = measured_tick();
         total += counts;
         if (counts > worst) worst = counts;
     }
@@ -103,7 +79,7 @@ static void metric(const char *name, uint32_t max, uint32_t mean, const char *ta
 void bench_run(void);
 void bench_run(void)
 {
-    uint32_t empty, per_event;
+    uint32_t per_event;
     bench_figures one, steady, ramping;
     TIMER_MODE(METER) = TIMER_MODE_TIMER;
     TIMER_BITMODE(METER) = TIMER_BITMODE_16BIT;
@@ -113,9 +89,9 @@ void bench_run(void)
     empty = meter_now();
     empty = (meter_now() - empty) & 0xFFFFu;
     __asm__ volatile("cpsie i" ::: "memory");
-    one = measure(bench_timeline, 1, empty);
-    steady = measure(bench_timeline, EVENTS, empty);
-    ramping = measure(bench_timeline_ramping, EVENTS, empty);
+    one = measure(bench_timeline, 1);
+    steady = measure(bench_timeline, EVENTS);
+    ramping = measure(bench_timeline_ramping, EVENTS);
     metric("16_events", steady.max, steady.mean, TARGET_TEXT);
     metric("16_events_ramping", ramping.max, ramping.mean, "");
     metric("1_event", one.max, one.mean, "");

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "boot_epoch.h"
 #include "nrf51_regs.h"
 #include "thr_core.h"
 
@@ -49,10 +50,7 @@ int slot_flash_erase(void *ctx, uint32_t page_address);
 void watchdog_start(void);
 void watchdog_kick(void);
 
-/* reset.c: the boot epoch (one past the link's last, kept in RAM no start-up code clears) and the
- * system reset. */
-uint16_t boot_epoch(void);
-void remember_epoch(uint16_t epoch);
+/* reset.c: the system reset (../common/boot_epoch.h: the boot epoch). */
 void system_reset(void);
 
 /* board.c: the board configuration, the HAL and the DRV2605L channel. */
@@ -67,11 +65,8 @@ void board_poll(void); /* main loop, after thr_core_poll: the chip's standby, st
 void semihosting_write_line(const char *text);
 void semihosting_exit(uint32_t status);
 
-/* trace_line.c: builds a trace line (`i2c 5a 02 7f`, `boot epoch 1`) and sends it whole. */
-void trace_text(const char *text);
-void trace_hex2(uint8_t value);
-void trace_decimal(uint32_t value);
-void trace_end_line(void);
 #endif
+/* trace_line.c: the trace's trace_put and trace_end_line (a line sent whole through semihosting). */
+#include "trace_format.h"
 
 #endif
