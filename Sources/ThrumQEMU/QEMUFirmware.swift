@@ -45,7 +45,8 @@ public enum QEMUFirmware {
             folder = folder.deletingLastPathComponent()
         }
         return candidates.first {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent(QEMUPort.stm32f4.portPath + "/Makefile").path)
+            FileManager.default.fileExists(
+                atPath: $0.appendingPathComponent(QEMUPort.stm32f4.portPath + "/Makefile").path)
         }
     }
 

@@ -38,7 +38,8 @@ struct MicrobitBench {
                 name: "qemu.microbit.tick_instructions_16_events_mean", value: sixteen.mean, unit: "instructions",
                 goal: .atMost(4000)),
             Metric(
-                name: "qemu.microbit.tick_instructions_16_events_ramping_max", value: try figure("16_events_ramping").max,
+                name: "qemu.microbit.tick_instructions_16_events_ramping_max",
+                value: try figure("16_events_ramping").max,
                 unit: "instructions", goal: .none),
             Metric(
                 name: "qemu.microbit.tick_instructions_per_event", value: try figure("per_event").mean,
@@ -63,11 +64,16 @@ struct MicrobitBench {
         let board = try await QEMUFirmware.size(of: folder.appendingPathComponent("build/thrum-microbit.elf"))
         let qemu = try await QEMUFirmware.size(of: QEMUFirmware.ensureImage(.microbit))
         return [
-            Metric(name: "qemu.microbit.board_image_flash", value: Double(board.flash), unit: "bytes", goal: .atMost(196608)),
             Metric(
-                name: "qemu.microbit.board_image_static_ram", value: Double(board.ram), unit: "bytes", goal: .atMost(14336)),
+                name: "qemu.microbit.board_image_flash", value: Double(board.flash), unit: "bytes",
+                goal: .atMost(196608)),
+            Metric(
+                name: "qemu.microbit.board_image_static_ram", value: Double(board.ram), unit: "bytes",
+                goal: .atMost(14336)),
             Metric(name: "qemu.microbit.qemu_image_flash", value: Double(qemu.flash), unit: "bytes", goal: .none),
-            Metric(name: "qemu.microbit.qemu_image_static_ram", value: Double(qemu.ram), unit: "bytes", goal: .atMost(14336)),
+            Metric(
+                name: "qemu.microbit.qemu_image_static_ram", value: Double(qemu.ram), unit: "bytes",
+                goal: .atMost(14336)),
         ]
     }
 }

@@ -27,7 +27,8 @@ var qemuSuite: Suite {
         if let missing = QEMUTools.missing().first { throw QEMUBoardError(missing) }
         let name = BenchOptions.current.board ?? QEMUPort.stm32f4.rawValue
         guard let port = QEMUPort(rawValue: name) else {
-            throw QEMUBoardError("--board \(name): must be \(QEMUPort.allCases.map(\.rawValue).joined(separator: " or "))")
+            throw QEMUBoardError(
+                "--board \(name): must be \(QEMUPort.allCases.map(\.rawValue).joined(separator: " or "))")
         }
         switch port {
         case .stm32f4: return try runBlocking { try await QEMUBench().run() }
@@ -161,7 +162,9 @@ struct QEMUBench {
             return .continuous(at: Double(index) * 0.001, duration: 0.001, intensity: intensity, sharpness: 0.5)
         })
 
-    static func board(_ port: QEMUPort = .stm32f4, icount: Bool) async throws -> (QEMUBoard, HapticEngine, ActuatorTrace) {
+    static func board(
+        _ port: QEMUPort = .stm32f4, icount: Bool
+    ) async throws -> (QEMUBoard, HapticEngine, ActuatorTrace) {
         let image = try await QEMUFirmware.ensureImage(port)
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "thrum-bench-qemu-\(ProcessInfo.processInfo.processIdentifier)-\(port)-\(icount ? "icount" : "real").log")

@@ -19,7 +19,8 @@ import ThrumTransport
 /// Times: QEMU's virtual clock follows the host's (no -icount), so board times map to host times by
 /// the engine's clock sync. A trace line is stamped when the reader (polling the log every 1 ms)
 /// sees it: each timing check allows `timing` (25 ms) for that, QEMU's scheduling and the sync.
-@Suite("QEMU boards (the STM32F4 and micro:bit ports under qemu-system-arm)", .serialized, .enabled(if: QEMUHarness.runs))
+@Suite(
+    "QEMU boards (the STM32F4 and micro:bit ports under qemu-system-arm)", .serialized, .enabled(if: QEMUHarness.runs))
 struct QEMUBoardTests {
     /// What each port's QEMU image is configured with (its board.c).
     struct Expected {
@@ -109,7 +110,8 @@ struct QEMUBoardTests {
     /// `timing` of the first sounding tick, and where there are enough steady points the traced level
     /// correlates with the intensity (Pearson r ≥ 0.9).
     @Test(
-        "each example plays: RTP writes follow the rendered intensity at the timeline's times", arguments: ports, examples)
+        "each example plays: RTP writes follow the rendered intensity at the timeline's times", arguments: ports,
+        examples)
     func example(_ port: QEMUPort, _ name: String) async throws {
         let pattern = try PatternFile.load(contentsOf: Repository.url("Examples/" + name))
         let window = min(pattern.duration, 1.5)
@@ -353,7 +355,8 @@ struct QEMUBoardTests {
         let (_, engine, _, trace) = try await Self.connect(port)
         let player = try await engine.makePlayer(with: Self.hold(2), locality: "0")
         try await player.start(atTime: HapticEngine.timeImmediate)
-        #expect(await QEMUHarness.poll(.seconds(3)) { Self.level(trace.rtpWrites, at: .now) > 0 }, "played on channel 0")
+        #expect(
+            await QEMUHarness.poll(.seconds(3)) { Self.level(trace.rtpWrites, at: .now) > 0 }, "played on channel 0")
         do {
             try await player.setPan(0.5, atTime: 0)
             #expect(Self.expected(port).pans, "a pan was accepted by a build without one")
@@ -407,7 +410,8 @@ struct SimQEMUCommandTests {
         let executable = ([thrum] + built).first { FileManager.default.isExecutableFile(atPath: $0.path) }
         let binary = try #require(executable, "thrum is not built beside the tests (swift build --build-tests)")
         let image = try await QEMUHarness.image(port)
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-sim-qemu-\(getpid())-\(port).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-sim-qemu-\(getpid())-\(port).log")
         let process = Process()
         process.executableURL = binary
         // The STM32F4 as the default board (no --board), the micro:bit named.
