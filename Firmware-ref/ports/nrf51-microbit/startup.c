@@ -5,8 +5,9 @@
 #include <stdint.h>
 
 #include "port.h"
+#include "startup_memory.h"
 
-extern uint32_t _estack, _sidata, _sdata, _edata, _sbss, _ebss;
+extern uint32_t _estack;
 int main(void);
 void Reset_Handler(void);
 void UART0_IRQHandler(void);
@@ -22,10 +23,7 @@ typedef struct vector_table {
 
 void Reset_Handler(void)
 {
-    const uint32_t *from = &_sidata;
-    uint32_t *to;
-    for (to = &_sdata; to < &_edata;) *to++ = *from++;
-    for (to = &_sbss; to < &_ebss;) *to++ = 0;
+    startup_memory_init();
     main();
     for (;;) {}
 }
