@@ -369,6 +369,24 @@ struct QEMUBoardTests {
         await engine.stop()
     }
 
+    /// The micro:bit image only (its port paints the stack and reports its deepest reach once a second):
+    /// after a flash store, a stream and every example have run, the stack has stayed inside the 2 KB
+    /// its linker script keeps below the 16 KB of RAM.
+    @Test("micro:bit: the stack stays inside the 2 KB the linker script keeps")
+    func stackDepth() async throws {
+        let (board, engine, _, _) = try await Self.connect(.microbit)
+        try await engine.storeInFlash(try PatternFile.load(contentsOf: Repository.url("Examples/slice.ahap")), slot: 2)
+        _ = try await engine.readFlash(slot: 2)
+        try await engine.eraseFlash(slot: 2)
+        await engine.stop()
+        let whole = ActuatorTrace(file: board.actuatorLog, fromStart: true)
+        defer { whole.stop() }
+        let seen = await whole.wait(for: .seconds(3)) { !$0.stackMaxima.isEmpty }
+        #expect(seen, "no `stack max` line")
+        let deepest = whole.stackMaxima.max() ?? 0
+        #expect(deepest > 0 && deepest <= 2048, "stack reached \(deepest) bytes")
+    }
+
     /// The STM32F4 image only: QEMU models no nRF51 watchdog (the micro:bit port's runs on the host's
     /// register model, Firmware-ref/tests/nrf51).
     @Test("watchdog: a stalled main loop resets the board into a new epoch; the engine sees the reset and recovers")

@@ -11,6 +11,9 @@ void bench_run(void);
 
 int main(void)
 {
+#if THRUM_QEMU
+    stack_meter_paint();
+#endif
     clock_init();
     tick_init();
 #if THRUM_BENCH
@@ -30,6 +33,9 @@ int main(void)
         uart0_resume();
         watchdog_kick();
         remember_epoch(board_core.link.epoch);
+#if THRUM_QEMU
+        stack_meter_poll(tick_now_us());
+#endif
         sleep_until_interrupt(&board_core);
     }
 }

@@ -65,6 +65,11 @@ void board_poll(void); /* main loop, after thr_core_poll: the chip's standby, st
 void semihosting_write_line(const char *text);
 void semihosting_exit(uint32_t status);
 
+/* stack_meter.c: the stack's deepest reach, `stack max N` on the trace when it grows (checked once a
+ * second from the main loop). */
+void stack_meter_paint(void); /* first thing in main */
+void stack_meter_poll(uint32_t now_us);
+
 #endif
 /* trace_line.c: the trace's trace_put and trace_end_line (a line sent whole through semihosting). */
 #include "trace_format.h"
