@@ -28,11 +28,6 @@ void Reset_Handler(void)
     for (;;) {}
 }
 
-void Default_Handler(void)
-{
-    system_reset();
-}
-
 __attribute__((section(".isr_vector"), used)) const vector_table vectors = {
     &_estack,
     {
