@@ -1,5 +1,4 @@
 import Foundation
-import Subprocess
 import ThrumQEMU
 
 /// `thrum-bench qemu --board microbit`: the nRF51 port (the 16 KB budget build on a Cortex-M0)
@@ -53,15 +52,7 @@ struct MicrobitBench {
     /// The board image (`make`) and the QEMU image: flash against the 192 KB below the slot region,
     /// static RAM against 16 KB less the 2 KB stack.
     func imageSizes() async throws -> [Metric] {
-        guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
-        let folder = repository.appendingPathComponent(QEMUPort.microbit.portPath)
-        let result = try await Subprocess.run(
-            .name("make"), arguments: ["--no-print-directory", "-C", folder.path],
-            output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
-        guard result.terminationStatus.isSuccess else {
-            throw QEMUBoardError("make (micro:bit image) failed: \(result.standardError)")
-        }
-        let board = try await QEMUFirmware.size(of: folder.appendingPathComponent("build/thrum-microbit.elf"))
+        let board = try await QEMUFirmware.size(of: QEMUBench.boardImage(.microbit, "build/thrum-microbit.elf"))
         let qemu = try await QEMUFirmware.size(of: QEMUFirmware.ensureImage(.microbit))
         return [
             Metric(

@@ -143,15 +143,20 @@ struct QEMUBench {
     }
 
     static func nucleoImage() async throws -> URL {
+        try await boardImage(.stm32f4, "build/thrum-nucleo-f401re.elf")
+    }
+
+    /// The port's board image (not the QEMU one), brought up to date with a plain `make` in its folder.
+    static func boardImage(_ port: QEMUPort, _ path: String) async throws -> URL {
         guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
-        let folder = repository.appendingPathComponent(QEMUPort.stm32f4.portPath)
+        let folder = repository.appendingPathComponent(port.portPath)
         let result = try await Subprocess.run(
             .name("make"), arguments: ["--no-print-directory", "-C", folder.path],
             output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
         guard result.terminationStatus.isSuccess else {
-            throw QEMUBoardError("make (Nucleo image) failed: \(result.standardError)")
+            throw QEMUBoardError("make (the \(port) board image) failed: \(result.standardError)")
         }
-        return folder.appendingPathComponent("build/thrum-nucleo-f401re.elf")
+        return folder.appendingPathComponent(path)
     }
 
     /// 9 s of back-to-back 1 ms buzzes (about 35 KB of timeline against the board's 32 KB).
