@@ -23,9 +23,8 @@ enum {
     TWI_STOPPING
 };
 
-#define TXD_EMPTY    0xFFFFFFFFu /* TXD's cell when no byte waits: any byte written differs */
-#define STOP_NS      2500u
-#define SLAVE_ABSENT 0xFFu
+#define TXD_EMPTY 0xFFFFFFFFu /* TXD's cell when no byte waits: any byte written differs */
+#define STOP_NS   2500u
 
 nrf51_model nrf51;
 
@@ -64,13 +63,13 @@ void nrf51_model_reset(void)
     memset(&nrf51, 0, sizeof nrf51);
     nrf51.slave_address = 0x5Au;
     nrf51.slave_first_byte = 1;
-    set(TWI0_BASE + 0xFFCu, 1u); /* POWER */
-    set(TWI0_BASE + 0x51Cu, TXD_EMPTY);
+    set(TWI_POWER, 1u); /* POWER */
+    set(TWI_TXD, TXD_EMPTY);
 }
 
 uint64_t nrf51_model_wdt_timeout_ns(void)
 {
-    return ((uint64_t)get(WDT_BASE + 0x504u) + 1u) * 1000000000u / WDT_LFCLK_HZ;
+    return ((uint64_t)get(WDT_CRV) + 1u) * 1000000000u / WDT_LFCLK_HZ;
 }
 
 /* ---- TWI0 ---- */
@@ -83,7 +82,7 @@ static void twi_byte(int next_state)
 
 static void twi_error(uint32_t source)
 {
-    set(TWI0_BASE + 0x4C4u, get(TWI0_BASE + 0x4C4u) | source);
+    set(TWI_ERRORSRC, get(TWI_ERRORSRC) | source);
     set(TWI_EVENT_ERROR, 1);
     nrf51.state = TWI_HELD;
 }
@@ -106,7 +105,7 @@ static void twi_progress(void)
         switch (nrf51.state) {
         case TWI_ADDRESS_TX:
         case TWI_ADDRESS_RX:
-            if ((get(TWI0_BASE + 0x588u) & 0x7Fu) != nrf51.slave_address) {
+            if ((get(TWI_ADDRESS) & 0x7Fu) != nrf51.slave_address) {
                 twi_error(TWI_ERRORSRC_ANACK);
                 break;
             }
@@ -128,19 +127,19 @@ static void twi_progress(void)
                 twi_error(TWI_ERRORSRC_DNACK);
                 break;
             }
-            slave_take((uint8_t)get(TWI0_BASE + 0x51Cu));
-            set(TWI0_BASE + 0x51Cu, TXD_EMPTY);
+            slave_take((uint8_t)get(TWI_TXD));
+            set(TWI_TXD, TXD_EMPTY);
             set(TWI_EVENT_TXDSENT, 1);
             nrf51.state = TWI_TX_WAIT;
             break;
         case TWI_RX_BYTE:
             if (get(TWI_EVENT_RXDREADY)) nrf51.overruns++; /* the last byte's event never handled */
-            set(TWI0_BASE + 0x518u, nrf51.slave_reg[nrf51.slave_pointer++]);
+            set(TWI_RXD, nrf51.slave_reg[nrf51.slave_pointer++]);
             set(TWI_EVENT_RXDREADY, 1);
-            if (get(TWI0_BASE + 0x200u) & TWI_SHORTS_BB_STOP) {
+            if (get(TWI_SHORTS) & TWI_SHORTS_BB_STOP) {
                 nrf51.state = TWI_STOPPING;
                 nrf51.busy_until_ns = nrf51.now_ns + STOP_NS;
-            } else if (get(TWI0_BASE + 0x200u) & TWI_SHORTS_BB_SUSPEND) {
+            } else if (get(TWI_SHORTS) & TWI_SHORTS_BB_SUSPEND) {
                 nrf51.state = TWI_SUSPENDED;
             } else {
                 twi_byte(TWI_RX_BYTE);
@@ -156,30 +155,30 @@ static void twi_progress(void)
     }
 }
 
-static void twi_task(uint32_t offset)
+static void twi_task(uint32_t task)
 {
-    if (get(TWI0_BASE + 0x500u) != TWI_ENABLE_ENABLED) {
+    if (get(TWI_ENABLE) != TWI_ENABLE_ENABLED) {
         nrf51.task_while_disabled++;
         return;
     }
-    switch (offset) {
-    case 0x000u: /* STARTRX */
+    switch (task) {
+    case TWI_TASKS_STARTRX:
         if (nrf51.state == TWI_IDLE) nrf51.starts++;
         twi_byte(TWI_ADDRESS_RX);
         break;
-    case 0x008u: /* STARTTX */
+    case TWI_TASKS_STARTTX:
         nrf51.starts++;
         nrf51.slave_first_byte = 1;
         nrf51.data_bytes = 0;
         twi_byte(TWI_ADDRESS_TX);
         break;
-    case 0x014u: /* STOP */
+    case TWI_TASKS_STOP:
         if (nrf51.state != TWI_IDLE && nrf51.state != TWI_STOPPING) {
             nrf51.state = TWI_STOPPING;
             nrf51.busy_until_ns = nrf51.now_ns + STOP_NS;
         }
         break;
-    case 0x020u: /* RESUME */
+    case TWI_TASKS_RESUME:
         if (nrf51.state == TWI_SUSPENDED) twi_byte(TWI_RX_BYTE);
         break;
     default: break;
@@ -194,7 +193,7 @@ static void twi_power_off(void)
         if (nrf51.cells[i].address >= TWI0_BASE && nrf51.cells[i].address < TWI0_BASE + 0x1000u)
             nrf51.cells[i].value = 0;
     }
-    set(TWI0_BASE + 0x51Cu, TXD_EMPTY);
+    set(TWI_TXD, TXD_EMPTY);
     nrf51.state = TWI_IDLE;
     nrf51.txd_written = 0;
     nrf51.power_cycles++;
@@ -202,8 +201,8 @@ static void twi_power_off(void)
 
 static int is_twi_pin(uint32_t address)
 {
-    return address == TWI0_BASE + 0x508u || address == TWI0_BASE + 0x50Cu || address == GPIO_BASE + 0x700u ||
-           address == GPIO_BASE + 0x700u + 4u * 30u;
+    return address == TWI_PSELSCL || address == TWI_PSELSDA || address == GPIO_PIN_CNF(0u) ||
+           address == GPIO_PIN_CNF(30u);
 }
 
 /* ---- WDT ---- */
@@ -221,31 +220,33 @@ static void on_write(uint32_t address, uint32_t value, uint32_t before)
 {
     if (address >= TWI0_BASE && address < TWI0_BASE + 0x100u && value == TASK_TRIGGER) {
         set(address, 0);
-        twi_task(address - TWI0_BASE);
-    } else if (address == TWI0_BASE + 0x51Cu) {
+        twi_task(address);
+    } else if (address == TWI_TXD) {
         nrf51.txd_written = 1;
-    } else if (address == TWI0_BASE + 0x4C4u) {
+    } else if (address == TWI_ERRORSRC) {
         set(address, before & ~value); /* ERRORSRC: write 1 to clear */
-    } else if (address == TWI0_BASE + 0xFFCu) {
+    } else if (address == TWI_POWER) {
         if (value == 0u && before != 0u) twi_power_off();
         set(address, value);
-    } else if (address >= TIMER0_BASE + 0x040u && address < TIMER0_BASE + 0x058u && value == TASK_TRIGGER) {
+    } else if (address >= TIMER_TASKS_CAPTURE(TIMER0_BASE, 0u) && address <= TIMER_TASKS_CAPTURE(TIMER0_BASE, 3u) &&
+               value == TASK_TRIGGER) {
         set(address, 0);
-        set(TIMER0_BASE + 0x540u + (address - TIMER0_BASE - 0x040u), (uint32_t)(nrf51.now_ns / 1000u));
-    } else if (address == WDT_BASE) {
+        set(TIMER_CC(TIMER0_BASE, (address - TIMER_TASKS_CAPTURE(TIMER0_BASE, 0u)) / 4u),
+            (uint32_t)(nrf51.now_ns / 1000u));
+    } else if (address == WDT_TASKS_START) {
         set(address, 0);
         if (!nrf51.wdt_running) {
             nrf51.wdt_running = 1;
             nrf51.wdt_reload_ns = nrf51.now_ns;
-            set(WDT_BASE + 0x400u, 1); /* RUNSTATUS */
+            set(WDT_RUNSTATUS, 1); /* RUNSTATUS */
         }
-    } else if (address == WDT_BASE + 0x504u || address == WDT_BASE + 0x508u || address == WDT_BASE + 0x50Cu) {
+    } else if (address == WDT_CRV || address == WDT_RREN || address == WDT_CONFIG) {
         if (nrf51.wdt_running) {
             nrf51.wdt_config_writes_while_running++;
             set(address, before); /* ignored once running */
         }
-    } else if (address == WDT_BASE + 0x600u) {
-        if (value == WDT_RR_RELOAD && (get(WDT_BASE + 0x508u) & WDT_RREN_RR0)) {
+    } else if (address == WDT_RR0) {
+        if (value == WDT_RR_RELOAD && (get(WDT_RREN) & WDT_RREN_RR0)) {
             nrf51.wdt_kicks++;
             if (!nrf51.wdt_fired) nrf51.wdt_reload_ns = nrf51.now_ns;
         } else {
@@ -253,7 +254,7 @@ static void on_write(uint32_t address, uint32_t value, uint32_t before)
         }
         set(address, 0);
     }
-    if (is_twi_pin(address) && get(TWI0_BASE + 0x500u) == TWI_ENABLE_ENABLED) nrf51.pins_after_enable++;
+    if (is_twi_pin(address) && get(TWI_ENABLE) == TWI_ENABLE_ENABLED) nrf51.pins_after_enable++;
 }
 
 void nrf51_model_sync(void)
