@@ -207,7 +207,7 @@ let package = Package(
             name: "ThrumCommandsTests",
             dependencies: [
                 "ThrumTesting", "ThrumCommands", "ThrumModel", "ThrumTimeline", "Thrum", "ThrumTransport",
-                "ThrumSimulator",
+                "ThrumSimulator", "ThrumQEMU",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -6,7 +6,7 @@ import ThrumTransport
 
 /// `thrum sim --pty [--actuator lra|erm] [--channels N] [--channel-names A,B] [--clock-ppm PPM]
 /// [--baud N] [--jitter-us US] [--memory BYTES] [--keep-alive MS]`, or
-/// `thrum sim --qemu [--firmware ELF] [--actuator-log PATH]`
+/// `thrum sim --qemu [--board stm32f4|microbit] [--firmware ELF] [--actuator-log PATH]`
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
@@ -22,30 +22,38 @@ struct SimCommand: ParsableCommand {
             board's microsecond clock runs 40 ppm slow against the host's). Stderr names the channels and \
             the crystal.
 
-            --qemu boots the STM32F4 port (Firmware-ref/ports/stm32f4, `make QEMU=1`, built if missing) under \
-            qemu-system-arm's netduinoplus2 instead: the first line is USART2's pseudo-terminal, USART1's \
-            text lines (`i2c 5a RR VV` for each DRV2605L register write, `boot epoch N`, `tick max N`) go to \
-            the --actuator-log file. QEMU is stopped on SIGINT or SIGTERM; if it dies, its exit status is \
-            reported and thrum exits with it.
+            --qemu boots a firmware port under qemu-system-arm instead (`make QEMU=1` in its folder, built if \
+            missing): --board stm32f4 (the default: Firmware-ref/ports/stm32f4 on netduinoplus2) or --board \
+            microbit (Firmware-ref/ports/nrf51-microbit, the 16 KB budget build on a Cortex-M0, on QEMU's \
+            microbit). The first line is the board link's pseudo-terminal; the trace lines (`i2c 5a RR VV` \
+            for each DRV2605L register write, `boot epoch N`, and on the STM32F4 `tick max N`; USART1 there, \
+            semihosting on the micro:bit) go to the --actuator-log file. QEMU is stopped on SIGINT or \
+            SIGTERM; if it dies, its exit status is reported and thrum exits with it.
             """
     )
 
     @Flag(help: "Serve the simulated board on a new pseudo-terminal.")
     var pty = false
 
-    @Flag(help: "Boot the STM32F4 firmware under qemu-system-arm (netduinoplus2); its link is a pseudo-terminal.")
+    @Flag(help: "Boot a firmware port under qemu-system-arm (--board); its link is a pseudo-terminal.")
     var qemu = false
 
     @Option(
+        name: .customLong("board"),
         help: ArgumentHelp(
-            "With --qemu: the firmware image (default: the port's build/thrum-qemu.elf, built with make).",
+            "With --qemu: stm32f4 (netduinoplus2, the default) or microbit (the nRF51 port).", valueName: "board"))
+    var qemuBoard: QEMUPort?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --qemu: the firmware image (default: the port's QEMU image, built with make).",
             valueName: "elf"))
     var firmware: String?
 
     @Option(
         name: .customLong("actuator-log"),
         help: ArgumentHelp(
-            "With --qemu: the file receiving USART1's lines (default: a temporary file, named on stderr).",
+            "With --qemu: the file receiving the trace lines (default: a temporary file, named on stderr).",
             valueName: "path"))
     var actuatorLog: String?
 
@@ -70,8 +78,8 @@ struct SimCommand: ParsableCommand {
 
     func validate() throws {
         guard pty != qemu else { throw ValidationError("thrum sim needs one of --pty and --qemu") }
-        if !qemu, firmware != nil || actuatorLog != nil {
-            throw ValidationError("--firmware and --actuator-log go with --qemu")
+        if !qemu, firmware != nil || actuatorLog != nil || qemuBoard != nil {
+            throw ValidationError("--board, --firmware and --actuator-log go with --qemu")
         }
         if qemu, baud != nil || flash != nil {
             throw ValidationError("--baud and --flash go with --pty (the QEMU board's line and flash are its own)")
@@ -142,9 +150,10 @@ struct SimCommand: ParsableCommand {
         console.error("thrum sim: stopped")
     }
 
-    /// `--qemu`: launches QEMU, prints USART2's pty, supervises it until a signal or its end.
+    /// `--qemu`: launches QEMU, prints the link's pty, supervises it until a signal or its end.
     func runQEMU() throws {
         let console = Console.current
+        let port = qemuBoard ?? .stm32f4
         if let missing = QEMUTools.missing(needCompiler: false).first { throw failure(missing) }
         let log =
             actuatorLog.map { URL(fileURLWithPath: $0) }
@@ -158,9 +167,9 @@ struct SimCommand: ParsableCommand {
                 if let firmware {
                     image = URL(fileURLWithPath: firmware)
                 } else {
-                    image = try await QEMUFirmware.ensureImage()
+                    image = try await QEMUFirmware.ensureImage(port)
                 }
-                launched.put(.success(try await QEMUBoard.launch(firmware: image, actuatorLog: log)))
+                launched.put(.success(try await QEMUBoard.launch(port: port, firmware: image, actuatorLog: log)))
             } catch {
                 launched.put(.failure(error))
             }
@@ -173,7 +182,7 @@ struct SimCommand: ParsableCommand {
         console.line(board.devicePath)
         console.error(
             "thrum sim: QEMU (pid \(board.processIdentifier)) runs \(board.commandLine.joined(separator: " "))")
-        console.error("thrum sim: USART1's lines go to \(log.path)")
+        console.error("thrum sim: the trace lines (\(port.traceChannel)) go to \(log.path)")
 
         let ended = Blocking<QEMUExit?>()
         let signals = TerminationSignals { ended.put(nil) }
@@ -189,6 +198,8 @@ struct SimCommand: ParsableCommand {
         console.error("thrum sim: stopped QEMU (\(stopped.take()))")
     }
 }
+
+extension QEMUPort: ExpressibleByArgument {}
 
 /// One value handed from a task to a thread that waits for it (the first one put wins).
 private final class Blocking<Value: Sendable>: @unchecked Sendable {

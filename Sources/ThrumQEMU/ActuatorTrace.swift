@@ -1,12 +1,12 @@
 import Foundation
 import ThrumTransport
 
-/// USART1's lines as they appear in the QEMU board's actuator log, each stamped with the host's
+/// The trace's lines (USART1's, or semihosting's on the micro:bit) as they appear in the QEMU board's actuator log, each stamped with the host's
 /// monotonic clock when this reader saw it. A thread polls the file every `interval` (1 ms by
 /// default): QEMU writes each byte to the file as the guest sends it, so the stamp is the guest's
 /// moment plus at most the polling interval and the host's scheduling delay.
 public final class ActuatorTrace: Sendable {
-    /// One line of USART1.
+    /// One line of the trace.
     public struct Line: Sendable, Equatable {
         public var text: String
         /// `ContinuousClock` instant at which the line was first seen whole.
@@ -99,16 +99,16 @@ public final class ActuatorTrace: Sendable {
     public var rtpWrites: [RegisterWrite] { registerWrites.filter { $0.register == 0x02 } }
 
     /// The values of the `boot epoch N` lines seen so far.
-    public var bootEpochs: [Int] {
-        lines.compactMap { line in
-            line.text.hasPrefix("boot epoch ") ? Int(line.text.dropFirst("boot epoch ".count)) : nil
-        }
-    }
+    public var bootEpochs: [Int] { numbers(after: "boot epoch ") }
 
-    /// The values of the `tick max N` lines seen so far.
-    public var tickMaxima: [Int] {
-        lines.compactMap { line in line.text.hasPrefix("tick max ") ? Int(line.text.dropFirst("tick max ".count)) : nil
-        }
+    /// The values of the `tick max N` lines seen so far (STM32F4).
+    public var tickMaxima: [Int] { numbers(after: "tick max ") }
+
+    /// The values of the `stack max N` lines seen so far: the stack's deepest reach in bytes (micro:bit).
+    public var stackMaxima: [Int] { numbers(after: "stack max ") }
+
+    private func numbers(after prefix: String) -> [Int] {
+        lines.compactMap { line in line.text.hasPrefix(prefix) ? Int(line.text.dropFirst(prefix.count)) : nil }
     }
 
     /// Polls `condition` every 5 ms until it holds or `timeout` passes; whether it held.

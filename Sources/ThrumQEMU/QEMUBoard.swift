@@ -8,18 +8,20 @@ import Glibc
 import Darwin
 #endif
 
-/// The STM32F4 port of the firmware (`Firmware-ref/ports/stm32f4`) running under QEMU's
-/// `netduinoplus2` machine: USART2 (the host link) on a pseudo-terminal, USART1 (the text trace:
-/// `i2c 5a RR VV`, `boot epoch N`, `tick max N`) into a file. One `qemu-system-arm` process,
-/// launched and supervised with swift-subprocess.
+/// A firmware port running under QEMU (``QEMUPort``: the STM32F4 port on `netduinoplus2`, the
+/// micro:bit port on `microbit`): the host link on a pseudo-terminal, the text trace (`i2c 5a RR VV`,
+/// `boot epoch N`, `tick max N`) into a file. One `qemu-system-arm` process, launched and supervised
+/// with swift-subprocess.
 ///
 /// QEMU's pty passes no bytes until it notices that a host opened it (it looks once a second), so
 /// a host repeats HELLO (the engine does, every 250 ms for 10 s). What the guest writes before the
 /// host opens the pty is lost; the board speaks only when spoken to, so nothing of the link is.
 public final class QEMUBoard: Sendable {
-    /// The pseudo-terminal of USART2, the board's link (`/dev/pts/N`).
+    /// The port and machine QEMU runs.
+    public let port: QEMUPort
+    /// The pseudo-terminal of the board's link (`/dev/pts/N`).
     public let devicePath: String
-    /// The file receiving USART1's lines.
+    /// The file receiving the trace lines.
     public let actuatorLog: URL
     /// QEMU's process id.
     public let processIdentifier: Int32
@@ -34,9 +36,10 @@ public final class QEMUBoard: Sendable {
     }
 
     private init(
-        devicePath: String, actuatorLog: URL, processIdentifier: Int32, commandLine: [String],
+        port: QEMUPort, devicePath: String, actuatorLog: URL, processIdentifier: Int32, commandLine: [String],
         supervision: Task<QEMUExit, Never>, state: Locked<State>
     ) {
+        self.port = port
         self.devicePath = devicePath
         self.actuatorLog = actuatorLog
         self.processIdentifier = processIdentifier
@@ -45,30 +48,21 @@ public final class QEMUBoard: Sendable {
         self.state = state
     }
 
-    /// The arguments after the executable: `-M netduinoplus2 -display none -monitor none -kernel
-    /// FIRMWARE -serial file:LOG -serial pty`, then `extra`.
-    public static func arguments(firmware: URL, actuatorLog: URL, extra: [String] = []) -> [String] {
-        [
-            "-M", "netduinoplus2", "-display", "none", "-monitor", "none",
-            "-kernel", firmware.path, "-serial", "file:" + actuatorLog.path, "-serial", "pty",
-        ] + extra
-    }
-
-    /// Starts QEMU and returns once it has said which pseudo-terminal USART2 is on (within
-    /// `timeout`). `qemu`: the executable (default: `qemu-system-arm` on `PATH`). The actuator log
-    /// is truncated first.
+    /// Starts QEMU running `port`'s image and returns once it has said which pseudo-terminal the
+    /// link is on (within `timeout`). `qemu`: the executable (default: `qemu-system-arm` on `PATH`).
+    /// The actuator log is truncated first.
     public static func launch(
-        firmware: URL, actuatorLog: URL, qemu: String? = nil, extraArguments: [String] = [],
-        timeout: Duration = .seconds(20)
+        port: QEMUPort = .stm32f4, firmware: URL, actuatorLog: URL, qemu: String? = nil,
+        extraArguments: [String] = [], timeout: Duration = .seconds(20)
     ) async throws -> QEMUBoard {
         guard let executable = qemu ?? QEMUTools.find("qemu-system-arm") else {
             throw QEMUBoardError(QEMUTools.missingQEMUAdvice)
         }
         guard FileManager.default.fileExists(atPath: firmware.path) else {
-            throw QEMUBoardError("no firmware image at \(firmware.path) (\(QEMUFirmware.buildAdvice))")
+            throw QEMUBoardError("no firmware image at \(firmware.path) (\(QEMUFirmware.buildAdvice(port)))")
         }
         _ = FileManager.default.createFile(atPath: actuatorLog.path, contents: nil)
-        let arguments = Self.arguments(firmware: firmware, actuatorLog: actuatorLog, extra: extraArguments)
+        let arguments = port.arguments(firmware: firmware, traceFile: actuatorLog, extra: extraArguments)
         let state = Locked(State())
         let (started, startedContinuation) = AsyncStream<Started>.makeStream()
         let supervision = Task<QEMUExit, Never>.detached {
@@ -84,7 +78,7 @@ public final class QEMUBoard: Sendable {
                         group.addTask {
                             var announced = false
                             for try await line in execution.standardOutput.strings() {
-                                if !announced, let path = Self.ptyPath(inQEMUOutput: line) {
+                                if !announced, let path = Self.ptyPath(inQEMUOutput: line, label: port.linkLabel) {
                                     announced = true
                                     startedContinuation.yield(.pty(path, execution.processIdentifier.value))
                                 }
@@ -125,7 +119,7 @@ public final class QEMUBoard: Sendable {
             switch event {
             case .pty(let path, let pid):
                 return QEMUBoard(
-                    devicePath: path, actuatorLog: actuatorLog, processIdentifier: pid,
+                    port: port, devicePath: path, actuatorLog: actuatorLog, processIdentifier: pid,
                     commandLine: [executable] + arguments, supervision: supervision, state: state)
             case .ended(let exit):
                 throw QEMUBoardError("QEMU ended before offering its pty: \(exit)")
@@ -143,9 +137,10 @@ public final class QEMUBoard: Sendable {
         case timedOut
     }
 
-    /// `/dev/pts/N` from QEMU's `char device redirected to /dev/pts/N (label serial1)`.
-    static func ptyPath(inQEMUOutput line: String) -> String? {
-        guard line.contains("char device redirected to"), line.contains("(label serial1)") else { return nil }
+    /// `/dev/pts/N` from QEMU's `char device redirected to /dev/pts/N (label serial1)`, for the
+    /// serial port labelled `label`.
+    static func ptyPath(inQEMUOutput line: String, label: String) -> String? {
+        guard line.contains("char device redirected to"), line.contains("(label \(label))") else { return nil }
         let words = line.split(separator: " ")
         return words.first { $0.hasPrefix("/dev/") }.map(String.init)
     }

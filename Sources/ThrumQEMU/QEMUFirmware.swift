@@ -30,10 +30,10 @@ public enum QEMUTools {
     }
 }
 
-/// The QEMU images of the STM32F4 port: where they are, and building them with make.
+/// The QEMU images of the ports (``QEMUPort``): where they are, and building them with make.
 public enum QEMUFirmware {
     /// The checkout this module was built from: four folders above this file
-    /// (Sources/ThrumQEMU/QEMUFirmware.swift), if it still holds the port; else the current folder
+    /// (Sources/ThrumQEMU/QEMUFirmware.swift), if it still holds the ports; else the current folder
     /// or one of its parents holding `Firmware-ref/ports/stm32f4`.
     public static var repository: URL? {
         let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -45,27 +45,31 @@ public enum QEMUFirmware {
             folder = folder.deletingLastPathComponent()
         }
         return candidates.first {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent(portPath + "/Makefile").path)
+            FileManager.default.fileExists(
+                atPath: $0.appendingPathComponent(QEMUPort.stm32f4.portPath + "/Makefile").path)
         }
     }
 
-    public static let portPath = "Firmware-ref/ports/stm32f4"
-
-    public static var buildAdvice: String {
-        "build it with `make -C \(repository?.appendingPathComponent(portPath).path ?? portPath) QEMU=1`"
+    public static func buildAdvice(_ port: QEMUPort) -> String {
+        "build it with `make -C \(repository?.appendingPathComponent(port.portPath).path ?? port.portPath) QEMU=1`"
     }
 
-    /// `build/thrum-qemu.elf` (or `thrum-qemu-bench.elf`) of the port, whether built or not.
-    public static func image(bench: Bool = false, repository: URL? = QEMUFirmware.repository) -> URL? {
-        repository?.appendingPathComponent(portPath + "/build/" + (bench ? "thrum-qemu-bench.elf" : "thrum-qemu.elf"))
+    /// The port's QEMU image (or its bench image), whether built or not.
+    public static func image(
+        _ port: QEMUPort = .stm32f4, bench: Bool = false, repository: URL? = QEMUFirmware.repository
+    ) -> URL? {
+        repository?.appendingPathComponent(port.portPath + "/" + port.imagePath(bench: bench))
     }
 
-    /// The image, brought up to date with `make -C Firmware-ref/ports/stm32f4 QEMU=1 [BENCH=1]` (a
-    /// no-op when nothing changed). Without arm-none-eabi-gcc an image already built is used as it
-    /// is; without one either, the error says how to get it. Two makes at once in one checkout would
-    /// race on its build folder: callers in one process serialise their calls.
-    public static func ensureImage(bench: Bool = false, target: String = "all") async throws -> URL {
-        guard let repository, let image = image(bench: bench, repository: repository) else {
+    /// The image, brought up to date with `make -C PORT QEMU=1 [BENCH=1]` (a no-op when nothing
+    /// changed). Without arm-none-eabi-gcc an image already built is used as it is; without one
+    /// either, the error says how to get it. Two makes at once in one port folder would race on its
+    /// build folder: callers in one process serialise their calls.
+    public static func ensureImage(
+        _ port: QEMUPort = .stm32f4, bench: Bool = false, target: String = "all"
+    ) async throws -> URL {
+        let portPath = port.portPath
+        guard let repository, let image = image(port, bench: bench, repository: repository) else {
             throw QEMUBoardError(
                 "cannot find \(portPath) (run from the Thrum checkout, or give the image with --firmware)")
         }

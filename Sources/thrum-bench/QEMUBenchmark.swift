@@ -4,7 +4,8 @@ import Thrum
 import ThrumQEMU
 import ThrumTesting
 
-/// `thrum-bench qemu`: the STM32F4 firmware port under qemu-system-arm (netduinoplus2).
+/// `thrum-bench qemu`: the STM32F4 firmware port under qemu-system-arm (netduinoplus2); with
+/// `--board microbit` the nRF51 port instead (MicrobitBenchmark.swift).
 /// - instructions per 1 ms tick with 16 events sounding (`make qemu-bench`'s image under
 ///   `-icount shift=0`; target 1,500, goal 1,000; all ramping 2,000), its split into a cost per
 ///   event and a fixed one, and the same for a Cortex-M0+ image (`MCU=m0plus`; target 2,500,
@@ -21,10 +22,18 @@ var qemuSuite: Suite {
     Suite(
         name: "qemu",
         summary:
-            "the STM32F4 port under QEMU: instructions per tick, worst tick while streaming, image sizes, start-to-RTP latency"
+            "a port under QEMU (--board stm32f4, the default, or microbit): instructions per tick, image sizes, start-to-RTP latency"
     ) {
         if let missing = QEMUTools.missing().first { throw QEMUBoardError(missing) }
-        return try runBlocking { try await QEMUBench().run() }
+        let name = BenchOptions.current.board ?? QEMUPort.stm32f4.rawValue
+        guard let port = QEMUPort(rawValue: name) else {
+            throw QEMUBoardError(
+                "--board \(name): must be \(QEMUPort.allCases.map(\.rawValue).joined(separator: " or "))")
+        }
+        switch port {
+        case .stm32f4: return try runBlocking { try await QEMUBench().run() }
+        case .microbit: return try runBlocking { try await MicrobitBench().run() }
+        }
     }
 }
 
@@ -80,16 +89,14 @@ struct QEMUBench {
     }
 
     /// The bench image's METRIC lines (`METRIC <prefix>_<name> max=M mean=N ...`) by name.
-    static func benchFigures(image: URL, prefix: String) async throws -> [String: (max: Double, mean: Double)] {
+    static func benchFigures(
+        image: URL, prefix: String, port: QEMUPort = .stm32f4
+    ) async throws -> [String: (max: Double, mean: Double)] {
         let result = try await Subprocess.run(
-            .name("qemu-system-arm"),
-            arguments: [
-                "-M", "netduinoplus2", "-display", "none", "-monitor", "none", "-icount", "shift=0",
-                "-semihosting-config", "enable=on,target=native", "-serial", "stdio", "-serial", "null", "-kernel",
-                image.path,
-            ],
-            output: .string(limit: 1 << 20), error: .string(limit: 1 << 16))
-        let output = result.standardOutput
+            .name("qemu-system-arm"), arguments: Arguments(port.benchArguments(image: image)),
+            output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
+        // USART1 on stdout (STM32F4), semihosting on stderr (micro:bit)
+        let output = result.standardOutput + result.standardError
         var figures: [String: (max: Double, mean: Double)] = [:]
         for line in output.split(separator: "\n") where line.hasPrefix("METRIC \(prefix)_") {
             let words = line.split(separator: " ")
@@ -105,7 +112,7 @@ struct QEMUBench {
     /// The Cortex-M0+ bench image (`make QEMU=1 BENCH=1 MCU=m0plus`).
     static func m0plusBenchImage() async throws -> URL {
         guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
-        let folder = repository.appendingPathComponent(QEMUFirmware.portPath)
+        let folder = repository.appendingPathComponent(QEMUPort.stm32f4.portPath)
         let result = try await Subprocess.run(
             .name("make"), arguments: ["--no-print-directory", "-C", folder.path, "QEMU=1", "BENCH=1", "MCU=m0plus"],
             output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
@@ -136,15 +143,20 @@ struct QEMUBench {
     }
 
     static func nucleoImage() async throws -> URL {
+        try await boardImage(.stm32f4, "build/thrum-nucleo-f401re.elf")
+    }
+
+    /// The port's board image (not the QEMU one), brought up to date with a plain `make` in its folder.
+    static func boardImage(_ port: QEMUPort, _ path: String) async throws -> URL {
         guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
-        let folder = repository.appendingPathComponent(QEMUFirmware.portPath)
+        let folder = repository.appendingPathComponent(port.portPath)
         let result = try await Subprocess.run(
             .name("make"), arguments: ["--no-print-directory", "-C", folder.path],
             output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
         guard result.terminationStatus.isSuccess else {
-            throw QEMUBoardError("make (Nucleo image) failed: \(result.standardError)")
+            throw QEMUBoardError("make (the \(port) board image) failed: \(result.standardError)")
         }
-        return folder.appendingPathComponent("build/thrum-nucleo-f401re.elf")
+        return folder.appendingPathComponent(path)
     }
 
     /// 9 s of back-to-back 1 ms buzzes (about 35 KB of timeline against the board's 32 KB).
@@ -155,12 +167,14 @@ struct QEMUBench {
             return .continuous(at: Double(index) * 0.001, duration: 0.001, intensity: intensity, sharpness: 0.5)
         })
 
-    static func board(icount: Bool) async throws -> (QEMUBoard, HapticEngine, ActuatorTrace) {
-        let image = try await QEMUFirmware.ensureImage()
+    static func board(
+        _ port: QEMUPort = .stm32f4, icount: Bool
+    ) async throws -> (QEMUBoard, HapticEngine, ActuatorTrace) {
+        let image = try await QEMUFirmware.ensureImage(port)
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "thrum-bench-qemu-\(ProcessInfo.processInfo.processIdentifier)-\(icount ? "icount" : "real").log")
+            "thrum-bench-qemu-\(ProcessInfo.processInfo.processIdentifier)-\(port)-\(icount ? "icount" : "real").log")
         let board = try await QEMUBoard.launch(
-            firmware: image, actuatorLog: log, extraArguments: icount ? ["-icount", "shift=0"] : [])
+            port: port, firmware: image, actuatorLog: log, extraArguments: icount ? ["-icount", "shift=0"] : [])
         let trace = ActuatorTrace(file: log, fromStart: true)
         let engine = try HapticEngine(device: .path(board.devicePath))
         do {
@@ -215,8 +229,8 @@ struct QEMUBench {
     }
 
     /// PLAYER_START (cached pattern, at once) to the first non-zero RTP write in the trace.
-    func startLatency() async throws -> [Metric] {
-        let (board, engine, trace) = try await Self.board(icount: false)
+    func startLatency(_ port: QEMUPort = .stm32f4, prefix: String = "qemu") async throws -> [Metric] {
+        let (board, engine, trace) = try await Self.board(port, icount: false)
         defer { trace.stop() }
         let player = try await engine.makePlayer(
             with: HapticPattern(events: [.continuous(at: 0, duration: 0.03, intensity: 1, sharpness: 0.5)]))
@@ -248,10 +262,11 @@ struct QEMUBench {
         guard !latencies.isEmpty else { throw QEMUBoardError("no RTP write followed any start") }
         return [
             Metric(
-                name: "qemu.player_start_to_first_rtp_write_median", value: latencies[latencies.count / 2], unit: "ms",
+                name: "\(prefix).player_start_to_first_rtp_write_median", value: latencies[latencies.count / 2],
+                unit: "ms",
                 goal: .atMost(10)),
             Metric(
-                name: "qemu.player_start_to_first_rtp_write_worst_of_\(latencies.count)", value: latencies.last!,
+                name: "\(prefix).player_start_to_first_rtp_write_worst_of_\(latencies.count)", value: latencies.last!,
                 unit: "ms", goal: .atMost(50)),
         ]
     }

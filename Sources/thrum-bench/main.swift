@@ -23,28 +23,41 @@ let suites: [Suite] = [
     serviceSuite,
 ]
 
-/// Options some suites read: `--minutes N` (soak).
+/// Options some suites read: `--minutes N` (soak), `--board stm32f4|microbit` (qemu).
 struct BenchOptions {
     var minutes: Double?
+    var board: String?
 
     nonisolated(unsafe) static var current = BenchOptions()
 
     /// Takes the options out of `arguments`, leaving the suite names; exits on a malformed one.
     static func parse(_ arguments: inout [String]) {
-        guard let flag = arguments.firstIndex(of: "--minutes") else { return }
-        guard flag + 1 < arguments.count, let minutes = Double(arguments[flag + 1]), minutes > 0 else {
-            FileHandle.standardError.write(Data("thrum-bench: --minutes needs a positive number of minutes\n".utf8))
-            exit(2)
+        if let flag = arguments.firstIndex(of: "--minutes") {
+            guard flag + 1 < arguments.count, let minutes = Double(arguments[flag + 1]), minutes > 0 else {
+                fail("--minutes needs a positive number of minutes")
+            }
+            current.minutes = minutes
+            arguments.removeSubrange(flag...flag + 1)
         }
-        current.minutes = minutes
-        arguments.removeSubrange(flag...flag + 1)
+        if let flag = arguments.firstIndex(of: "--board") {
+            guard flag + 1 < arguments.count, !arguments[flag + 1].hasPrefix("-") else {
+                fail("--board needs a board name (qemu: stm32f4 or microbit)")
+            }
+            current.board = arguments[flag + 1]
+            arguments.removeSubrange(flag...flag + 1)
+        }
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("thrum-bench: \(message)\n".utf8))
+        exit(2)
     }
 }
 
 var requested = Array(CommandLine.arguments.dropFirst())
 BenchOptions.parse(&requested)
 if requested.contains("--help") || requested.contains("-h") {
-    print("usage: thrum-bench [SUITE...] [--minutes N]\nsuites:")
+    print("usage: thrum-bench [SUITE...] [--minutes N] [--board stm32f4|microbit]\nsuites:")
     for suite in suites { print("  \(suite.name)\t\(suite.summary)") }
     exit(0)
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Testing
+import ThrumQEMU
 import ThrumSimulator
 
 @testable import ThrumCommands
@@ -68,6 +69,19 @@ struct SimCommandTests {
         let outcome = runThrum(["sim", "--qemu", "--clock-ppm", "-40"])
         #expect(outcome.exitCode == ExitCode.validationFailure.rawValue)
         #expect(outcome.stderr.contains("--clock-ppm goes with --pty"))
+    }
+
+    @Test func theQEMUBoardIsChosenWithQEMUOnly() throws {
+        let pty = runThrum(["sim", "--pty", "--board", "microbit"])
+        #expect(pty.exitCode == ExitCode.validationFailure.rawValue)
+        #expect(pty.stderr.contains("--board, --firmware and --actuator-log go with --qemu"), "\(pty.stderr)")
+        let unknown = runThrum(["sim", "--qemu", "--board", "arduino"])
+        #expect(unknown.exitCode == ExitCode.validationFailure.rawValue)
+        #expect(unknown.stderr.contains("'arduino' is invalid for '--board <board>'"), "\(unknown.stderr)")
+        let command = try #require(
+            try ThrumCommand.parseAsRoot(["sim", "--qemu", "--board", "microbit"]) as? SimCommand)
+        #expect(command.qemuBoard == .microbit)
+        #expect(try #require(try ThrumCommand.parseAsRoot(["sim", "--qemu"]) as? SimCommand).qemuBoard == nil)
     }
 
     @Test func theBannerNamesTheChannelsAndTheCrystal() throws {

@@ -9,16 +9,37 @@ import ThrumTransport
 
 @testable import Thrum
 
-/// The engine against the STM32F4 firmware port under QEMU (netduinoplus2): the real port's start-up,
-/// USART2 interrupt and polled TX, SysTick clock, the DRV2605L driver (its register writes traced on
-/// USART1 and read back here with host timestamps), the RAM-backed slot flash and the software
-/// watchdog. One QEMU for the suite; one engine per test.
+/// The engine against the firmware ports under QEMU, each test on every port it applies to
+/// (``QEMUPort``): the STM32F4 port on netduinoplus2 (its start-up, USART2 interrupt and polled TX,
+/// SysTick and TIM5 clock, the RAM-backed slot flash and the software watchdog) and the nRF51 port,
+/// the 16 KB budget build, on QEMU's micro:bit (UART0 with flow control, TIMER0, the NVMC's flash
+/// slots); on both the DRV2605L driver, its register writes traced (USART1, semihosting) and read
+/// back here with host timestamps. One QEMU per port for the suite; one engine per test.
 ///
 /// Times: QEMU's virtual clock follows the host's (no -icount), so board times map to host times by
 /// the engine's clock sync. A trace line is stamped when the reader (polling the log every 1 ms)
 /// sees it: each timing check allows `timing` (25 ms) for that, QEMU's scheduling and the sync.
-@Suite("QEMU board (STM32F4 port under qemu-system-arm)", .serialized, .enabled(if: QEMUHarness.runs))
+@Suite(
+    "QEMU boards (the STM32F4 and micro:bit ports under qemu-system-arm)", .serialized, .enabled(if: QEMUHarness.runs))
 struct QEMUBoardTests {
+    /// What each port's QEMU image is configured with (its board.c).
+    struct Expected {
+        var firmware: String
+        var timelineMemory: Int
+        var flashSlots: Int
+        /// The channel pan is compiled in (the budget build leaves it out).
+        var pans: Bool
+    }
+
+    static func expected(_ port: QEMUPort) -> Expected {
+        switch port {
+        case .stm32f4: Expected(firmware: "stm32f4", timelineMemory: 32768, flashSlots: 2, pans: true)
+        case .microbit: Expected(firmware: "nrf51", timelineMemory: 8192, flashSlots: 3, pans: false)
+        }
+    }
+
+    static let ports = QEMUPort.allCases
+
     /// Allowed error of a time read from the trace against the time the timeline says.
     static let timing = 0.025
 
@@ -31,9 +52,9 @@ struct QEMUBoardTests {
         HapticPattern(events: [.continuous(at: 0, duration: seconds, intensity: 1, sharpness: 0.5)])
     }
 
-    /// An engine started on the shared board, its line, and a trace reader from now on.
-    static func connect() async throws -> (QEMUBoard, HapticEngine, TappedLine, ActuatorTrace) {
-        let board = try await QEMUHarness.board()
+    /// An engine started on the port's shared board, its line, and a trace reader from now on.
+    static func connect(_ port: QEMUPort) async throws -> (QEMUBoard, HapticEngine, TappedLine, ActuatorTrace) {
+        let board = try await QEMUHarness.board(port)
         let (engine, line) = await QEMUHarness.engine(board)
         let trace = ActuatorTrace(file: board.actuatorLog)
         try await QEMUHarness.within(.seconds(15), "engine start on \(board.devicePath)") { try await engine.start() }
@@ -67,16 +88,17 @@ struct QEMUBoardTests {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    @Test("info: the port's capabilities reach the engine")
-    func info() async throws {
-        let (_, engine, _, _) = try await Self.connect()
+    @Test("info: the port's capabilities reach the engine", arguments: ports)
+    func info(_ port: QEMUPort) async throws {
+        let (_, engine, _, _) = try await Self.connect(port)
+        let expected = Self.expected(port)
         let capabilities = try #require(await engine.capabilities)
-        #expect(capabilities.boardName == "qemu-netduinoplus2")
-        #expect(capabilities.firmware.contains("stm32f4"))
+        #expect(capabilities.boardName == port.boardName)
+        #expect(capabilities.firmware.contains(expected.firmware))
         #expect(capabilities.serialNumber == "qemu-0001")
         #expect(capabilities.tickRate == 1000)
-        #expect(capabilities.timelineMemory == 32768)
-        #expect(capabilities.flashSlots == 2)
+        #expect(capabilities.timelineMemory == expected.timelineMemory)
+        #expect(capabilities.flashSlots == expected.flashSlots)
         #expect(capabilities.keepAlive == .milliseconds(500))
         #expect(capabilities.channels.count == 1)
         await engine.stop()
@@ -87,13 +109,15 @@ struct QEMUBoardTests {
     /// 0 where it is 0 and not 0 where it is above 0.05, the first non-zero write comes within
     /// `timing` of the first sounding tick, and where there are enough steady points the traced level
     /// correlates with the intensity (Pearson r ≥ 0.9).
-    @Test("each example plays: RTP writes follow the rendered intensity at the timeline's times", arguments: examples)
-    func example(_ name: String) async throws {
+    @Test(
+        "each example plays: RTP writes follow the rendered intensity at the timeline's times", arguments: ports,
+        examples)
+    func example(_ port: QEMUPort, _ name: String) async throws {
         let pattern = try PatternFile.load(contentsOf: Repository.url("Examples/" + name))
         let window = min(pattern.duration, 1.5)
         let timeline = try TimelineCompiler.compile(pattern)
         let expected = try FirmwareRendering.render(timeline: timeline, seconds: window + 0.2).intensity
-        let (_, engine, _, trace) = try await Self.connect()
+        let (_, engine, _, trace) = try await Self.connect(port)
         let events = engine.events
         let player = try await engine.makePlayer(with: pattern)
         let start = try await Self.scheduleStart(player, on: engine)
@@ -158,11 +182,11 @@ struct QEMUBoardTests {
         return sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
     }
 
-    @Test("flash: store, list, read back byte for byte, play, erase")
-    func flash() async throws {
+    @Test("flash: store, list, read back byte for byte, play, erase", arguments: ports)
+    func flash(_ port: QEMUPort) async throws {
         let pattern = try PatternFile.load(contentsOf: Repository.url("Examples/slice.ahap"))
         let compiled = try TimelineCompiler.compile(pattern)
-        let (_, engine, _, trace) = try await Self.connect()
+        let (_, engine, _, trace) = try await Self.connect(port)
         try await engine.storeInFlash(pattern, slot: 1)
         let slots = try await engine.flashSlots()
         let slot = try #require(slots.first { $0.index == 1 })
@@ -183,7 +207,7 @@ struct QEMUBoardTests {
     }
 
     /// 9 s of back-to-back 1 ms buzzes whose intensity follows a 0.4 s triangle between 0.2 and 1:
-    /// about 35 KB of timeline, more than the board's 32 KB of timeline memory.
+    /// about 35 KB of timeline, more than either board's timeline memory (32 KB, 8 KB).
     static let large = HapticPattern(
         events: (0..<9000).map { index in
             let phase = Double(index % 400) / 400
@@ -191,11 +215,13 @@ struct QEMUBoardTests {
             return .continuous(at: Double(index) * 0.001, duration: 0.001, intensity: intensity, sharpness: 0.5)
         })
 
-    @Test("a pattern larger than the board's timeline memory plays streamed, with no late piece and no gap")
-    func streamed() async throws {
+    @Test(
+        "a pattern larger than the board's timeline memory plays streamed, with no late piece and no gap",
+        arguments: ports)
+    func streamed(_ port: QEMUPort) async throws {
         let size = try TimelineCompiler.compile(Self.large).count
-        #expect(size > 32768, "the pattern compiles to \(size) bytes")
-        let (_, engine, _, trace) = try await Self.connect()
+        #expect(size > Self.expected(port).timelineMemory, "the pattern compiles to \(size) bytes")
+        let (_, engine, _, trace) = try await Self.connect(port)
         let events = engine.events
         let late = Locked(0)
         let watcher = Task {
@@ -230,9 +256,11 @@ struct QEMUBoardTests {
         await engine.stop()
     }
 
-    @Test("dynamic parameters: an intensity control scales the RTP level, and setting it back restores it")
-    func dynamicParameters() async throws {
-        let (_, engine, _, trace) = try await Self.connect()
+    @Test(
+        "dynamic parameters: an intensity control scales the RTP level, and setting it back restores it",
+        arguments: ports)
+    func dynamicParameters(_ port: QEMUPort) async throws {
+        let (_, engine, _, trace) = try await Self.connect(port)
         let player = try await engine.makeAdvancedPlayer(with: Self.hold(3))
         try await player.start(atTime: HapticEngine.timeImmediate)
         #expect(await QEMUHarness.poll(.seconds(3)) { Self.level(trace.rtpWrites, at: .now) > 0 })
@@ -252,9 +280,9 @@ struct QEMUBoardTests {
         await engine.stop()
     }
 
-    @Test("clock sync: starts scheduled 300 ms ahead land within 25 ms of the host time they map to")
-    func clockSync() async throws {
-        let (_, engine, _, trace) = try await Self.connect()
+    @Test("clock sync: starts scheduled 300 ms ahead land within 25 ms of the host time they map to", arguments: ports)
+    func clockSync(_ port: QEMUPort) async throws {
+        let (_, engine, _, trace) = try await Self.connect(port)
         let player = try await engine.makePlayer(with: Self.tap)
         var offsets: [Double] = []
         for _ in 0..<3 {
@@ -275,9 +303,9 @@ struct QEMUBoardTests {
         await engine.stop()
     }
 
-    @Test("keep-alive: when the host falls silent the board fades to 0 within keep-alive + fade")
-    func keepAliveFade() async throws {
-        let (_, engine, line, trace) = try await Self.connect()
+    @Test("keep-alive: when the host falls silent the board fades to 0 within keep-alive + fade", arguments: ports)
+    func keepAliveFade(_ port: QEMUPort) async throws {
+        let (_, engine, line, trace) = try await Self.connect(port)
         let player = try await engine.makePlayer(with: Self.hold(5))
         try await player.start(atTime: HapticEngine.timeImmediate)
         #expect(await QEMUHarness.poll(.seconds(3)) { Self.level(trace.rtpWrites, at: .now) > 0 })
@@ -298,16 +326,16 @@ struct QEMUBoardTests {
         await engine.stop()
     }
 
-    @Test("a burst of garbage on the line: the board answers afterwards")
-    func garbage() async throws {
-        let (_, engine, line, trace) = try await Self.connect()
+    @Test("a burst of garbage on the line: the board answers afterwards", arguments: ports)
+    func garbage(_ port: QEMUPort) async throws {
+        let (_, engine, line, trace) = try await Self.connect(port)
         var generator = SeededGenerator(seed: 12)
         let garbage = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
         try await line.inject(garbage)
         let slots = try await QEMUHarness.within(.seconds(10), "SLOT_LIST after garbage") {
             try await engine.flashSlots()
         }
-        #expect(slots.count == 2)
+        #expect(slots.count == Self.expected(port).flashSlots)
         let events = engine.events
         let player = try await engine.makePlayer(with: Self.tap)
         try await player.start(atTime: HapticEngine.timeImmediate)
@@ -320,9 +348,50 @@ struct QEMUBoardTests {
         await engine.stop()
     }
 
+    /// The budget build has no channel pan (THR_CHANNEL_PAN 0): a pan is refused with not_supported,
+    /// while a player on a channel set (its locality) plays there all the same.
+    @Test("a pan is answered not_supported where the build has none, while channel sets still play", arguments: ports)
+    func panWithoutPan(_ port: QEMUPort) async throws {
+        let (_, engine, _, trace) = try await Self.connect(port)
+        let player = try await engine.makePlayer(with: Self.hold(2), locality: "0")
+        try await player.start(atTime: HapticEngine.timeImmediate)
+        #expect(
+            await QEMUHarness.poll(.seconds(3)) { Self.level(trace.rtpWrites, at: .now) > 0 }, "played on channel 0")
+        do {
+            try await player.setPan(0.5, atTime: 0)
+            #expect(Self.expected(port).pans, "a pan was accepted by a build without one")
+        } catch let error as HapticEngineError {
+            guard case .board(let status, _) = error else { throw error }
+            #expect(!Self.expected(port).pans && status == .notSupported, "\(error)")
+        }
+        #expect(Self.level(trace.rtpWrites, at: .now) > 0, "the player plays on after the pan's answer")
+        try await player.stop(atTime: 0)
+        await engine.stop()
+    }
+
+    /// The micro:bit image only (its port paints the stack and reports its deepest reach once a second):
+    /// after a flash store, a stream and every example have run, the stack has stayed inside the 2 KB
+    /// its linker script keeps below the 16 KB of RAM.
+    @Test("micro:bit: the stack stays inside the 2 KB the linker script keeps")
+    func stackDepth() async throws {
+        let (board, engine, _, _) = try await Self.connect(.microbit)
+        try await engine.storeInFlash(try PatternFile.load(contentsOf: Repository.url("Examples/slice.ahap")), slot: 2)
+        _ = try await engine.readFlash(slot: 2)
+        try await engine.eraseFlash(slot: 2)
+        await engine.stop()
+        let whole = ActuatorTrace(file: board.actuatorLog, fromStart: true)
+        defer { whole.stop() }
+        let seen = await whole.wait(for: .seconds(3)) { !$0.stackMaxima.isEmpty }
+        #expect(seen, "no `stack max` line")
+        let deepest = whole.stackMaxima.max() ?? 0
+        #expect(deepest > 0 && deepest <= 2048, "stack reached \(deepest) bytes")
+    }
+
+    /// The STM32F4 image only: QEMU models no nRF51 watchdog (the micro:bit port's runs on the host's
+    /// register model, Firmware-ref/tests/nrf51).
     @Test("watchdog: a stalled main loop resets the board into a new epoch; the engine sees the reset and recovers")
     func watchdogReset() async throws {
-        let (_, engine, line, trace) = try await Self.connect()
+        let (_, engine, line, trace) = try await Self.connect(.stm32f4)
         let events = engine.events
         let player = try await engine.makePlayer(with: Self.tap)
         try await player.start(atTime: HapticEngine.timeImmediate)
@@ -347,22 +416,26 @@ struct QEMUBoardTests {
     }
 }
 
-/// `thrum sim --qemu` as a child process: the first line is the pty, the board answers on it, SIGINT
-/// stops QEMU and thrum exits 0.
+/// `thrum sim --qemu [--board B]` as a child process: the first line is the pty, the board answers on
+/// it, SIGINT stops QEMU and thrum exits 0.
 @Suite("thrum sim --qemu", .enabled(if: QEMUHarness.runs))
 struct SimQEMUCommandTests {
-    @Test("prints the pty, serves the QEMU board, stops QEMU on SIGINT")
-    func simQEMU() async throws {
+    @Test("prints the pty, serves the QEMU board, stops QEMU on SIGINT", arguments: QEMUPort.allCases)
+    func simQEMU(_ port: QEMUPort) async throws {
         let thrum = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("thrum")
         let built = Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("thrum") }
         let executable = ([thrum] + built).first { FileManager.default.isExecutableFile(atPath: $0.path) }
         let binary = try #require(executable, "thrum is not built beside the tests (swift build --build-tests)")
-        let image = try await QEMUHarness.image()
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-sim-qemu-\(getpid()).log")
+        let image = try await QEMUHarness.image(port)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-sim-qemu-\(getpid())-\(port).log")
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["sim", "--qemu", "--firmware", image.path, "--actuator-log", log.path]
+        // The STM32F4 as the default board (no --board), the micro:bit named.
+        process.arguments =
+            ["sim", "--qemu"] + (port == .stm32f4 ? [] : ["--board", port.rawValue])
+            + ["--firmware", image.path, "--actuator-log", log.path]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -379,7 +452,7 @@ struct SimQEMUCommandTests {
         #expect(path.hasPrefix("/dev/pts/"), "first line: \(path)")
         let engine = try HapticEngine(device: DeviceAddress(parsing: path))
         try await QEMUHarness.within(.seconds(15), "engine start") { try await engine.start() }
-        #expect(await engine.capabilities?.boardName == "qemu-netduinoplus2")
+        #expect(await engine.capabilities?.boardName == port.boardName)
         await engine.stop()
         #expect(try String(contentsOf: log, encoding: .utf8).contains("boot epoch"))
         process.interrupt()

@@ -10,8 +10,8 @@ import ThrumTransport
 import Glibc
 #endif
 
-/// The QEMU board the suite shares (one boot for every test), the engines on it, and waiting on
-/// conditions with deadlines.
+/// The QEMU boards the suite shares (one boot per port for every test), the engines on them, and
+/// waiting on conditions with deadlines.
 enum QEMUHarness {
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
     /// What is missing to boot the board (advice lines).
@@ -27,35 +27,35 @@ enum QEMUHarness {
 
     private static let shared = SharedBoard()
 
-    /// The suite's board, booted on first use (the image made up to date with make first).
-    static func board() async throws -> QEMUBoard { try await shared.board() }
+    /// The suite's board of `port`, booted on first use (the image made up to date with make first).
+    static func board(_ port: QEMUPort) async throws -> QEMUBoard { try await shared.board(port) }
 
-    /// The QEMU image, made up to date once per test process (concurrent makes in one build folder
-    /// would race).
-    static func image() async throws -> URL { try await shared.image() }
+    /// The port's QEMU image, made up to date once per test process (concurrent makes in one build
+    /// folder would race).
+    static func image(_ port: QEMUPort) async throws -> URL { try await shared.image(port) }
 
     actor SharedBoard {
-        private var launched: QEMUBoard?
-        private var built: URL?
+        private var launched: [QEMUPort: QEMUBoard] = [:]
+        private var built: [QEMUPort: URL] = [:]
 
-        func image() async throws -> URL {
-            if let built { return built }
+        func image(_ port: QEMUPort) async throws -> URL {
+            if let image = built[port] { return image }
             if !QEMUHarness.missing.isEmpty {
                 throw QEMUBoardError("cannot boot the QEMU board: \(QEMUHarness.missing.joined(separator: "; "))")
             }
-            let image = try await QEMUFirmware.ensureImage()
-            built = image
+            let image = try await QEMUFirmware.ensureImage(port)
+            built[port] = image
             return image
         }
 
-        func board() async throws -> QEMUBoard {
-            if let launched, launched.isRunning { return launched }
-            let image = try await image()
+        func board(_ port: QEMUPort) async throws -> QEMUBoard {
+            if let board = launched[port], board.isRunning { return board }
+            let image = try await image(port)
             let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "thrum-qemu-tests-\(getpid())-actuator.log")
-            let board = try await QEMUBoard.launch(firmware: image, actuatorLog: log)
+                "thrum-qemu-tests-\(getpid())-\(port)-actuator.log")
+            let board = try await QEMUBoard.launch(port: port, firmware: image, actuatorLog: log)
             QEMUHarness.killAtExit(board.processIdentifier)
-            launched = board
+            launched[port] = board
             return board
         }
     }

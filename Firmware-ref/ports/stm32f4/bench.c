@@ -6,6 +6,7 @@
  * `..._1_event`, `..._per_event` and `..._fixed` (`qemu_m0plus_...` in the Cortex-M0+ image) on
  * USART1 and ends QEMU through semihosting: status 0 within the budgets, 1 over one, 2 when the
  * timeline did not play. */
+#include "bench_board.h"
 #include "bench_timeline.h"
 #include "port.h"
 
@@ -32,28 +33,6 @@ static thr_core bench_core;
 static uint8_t bench_memory[8192];
 static uint8_t bench_bytes[512];
 
-static uint32_t bench_clock(void *ctx)
-{
-    (void)ctx;
-    return 0;
-}
-
-static void bench_actuator(void *ctx, uint8_t channel, int16_t drive_q14, uint16_t frequency_dhz)
-{
-    (void)ctx;
-    (void)channel;
-    (void)drive_q14;
-    (void)frequency_dhz;
-}
-
-static const thr_hal bench_hal = { .now_us = bench_clock, .actuator_write = bench_actuator };
-static const thr_board_config bench_config = {
-    .board = "bench",
-    .tick_hz = 1000,
-    .channel_count = 1,
-    .channels = { { .kind = THR_ACTUATOR_KIND_LRA, .resonant_dhz = 1700, .rated_mv = 2000, .max_mv = 3000 } },
-};
-
 static uint32_t measured_tick(void)
 {
     uint32_t start, instructions;
@@ -69,18 +48,14 @@ typedef struct bench_figures {
     uint32_t max, mean;
 } bench_figures;
 
-/* TICKS ticks of `events` events of one of the timelines, after 100 that start them all. */
+/* TICKS ticks of `events` events of one of the timelines, after the 100 that start them all. */
 static bench_figures measure(uint32_t (*timeline)(uint8_t *, uint32_t), uint32_t events, uint32_t empty)
 {
-    uint32_t size = timeline(bench_bytes, events), i, total = 0;
-    uint8_t handle;
+    uint32_t i, total = 0;
     bench_figures figures = { 0, 0 };
-    if (thr_core_init(&bench_core, &bench_hal, &bench_config, bench_memory, sizeof bench_memory) != THR_STATUS_OK ||
-        thr_store_load(&bench_core, bench_bytes, size, &handle) != THR_STATUS_OK ||
-        thr_player_start(&bench_core, 0, handle, 0, 0) != THR_STATUS_OK)
+    if (bench_board_start(&bench_core, bench_memory, sizeof bench_memory, bench_bytes, timeline, events,
+                          measured_tick) != 0)
         semihosting_exit(2);
-    for (i = 0; i < 100u; i++) (void)measured_tick(); /* every event has started */
-    if (bench_core.active_count != events) semihosting_exit(2);
     for (i = 0; i < TICKS; i++) {
         uint32_t instructions = measured_tick() - empty;
         total += instructions;

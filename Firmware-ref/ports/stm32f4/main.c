@@ -2,20 +2,12 @@
  * and sleep (wfi) until the next interrupt when nothing is waiting: SysTick wakes it every
  * millisecond, on the tick boundaries the core renders at, and a received byte wakes it at once. */
 #include "board_actuator.h"
+#include "idle_sleep.h"
 #include "port.h"
 
 #if THRUM_BENCH
 void bench_run(void);
 #endif
-
-/* Interrupts are masked between the check and the wfi, so one that comes in between still ends
- * the sleep (wfi wakes on a pending interrupt even while PRIMASK holds it back). */
-static void sleep_until_interrupt(void)
-{
-    __asm__ volatile("cpsid i" ::: "memory");
-    if (thr_core_idle_us(&board_core) > 0u) __asm__ volatile("dsb\n wfi" ::: "memory");
-    __asm__ volatile("cpsie i" ::: "memory");
-}
 
 #if THRUM_QEMU
 /* One poll, measured with TIM2 when it rendered exactly one tick and had no received byte to
@@ -63,6 +55,6 @@ int main(void)
         board_actuator_poll(&board_core);
         watchdog_kick();
         remember_epoch(board_core.link.epoch);
-        sleep_until_interrupt();
+        sleep_until_interrupt(&board_core);
     }
 }

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "boot_epoch.h"
 #include "stm32f4_regs.h"
 #include "thr_core.h"
 
@@ -68,15 +69,13 @@ int slot_flash_erase(uint32_t sector_address);
 void watchdog_start(void);
 void watchdog_kick(void);
 #if THRUM_QEMU
+#include "trace_format.h"
 void watchdog_on_tick(void);    /* SysTick: counts the milliseconds since the last kick */
 void watchdog_stall_main(void); /* the QEMU test hook: the main loop stops kicking */
 extern volatile uint8_t watchdog_stall_requested;
 #endif
 
-/* reset.c: the boot epoch, one past the last epoch the link used (kept in RAM no start-up code
- * clears), and the system reset. */
-uint16_t boot_epoch(void);
-void remember_epoch(uint16_t epoch);
+/* reset.c: the system reset (../common/boot_epoch.h: the boot epoch). */
 void system_reset(void);
 
 /* board.c: the board configuration and the HAL. */
@@ -84,12 +83,9 @@ extern thr_core board_core;
 void board_init(void);
 
 #if THRUM_QEMU
-/* usart1_trace.c: USART1, QEMU's first -serial: the I2C trace and the figures, one line each. */
+/* usart1_trace.c: USART1, QEMU's first -serial: the I2C trace and the figures, one line each (its
+ * trace_put and trace_end_line; ../common/trace_format.h formats). */
 void trace_init(void);
-void trace_text(const char *text);
-void trace_hex2(uint8_t value);
-void trace_decimal(uint32_t value);
-void trace_end_line(void);
 
 /* tick_meter.c: instructions per tick from TIM2 (1 per instruction with -icount shift=0). */
 void tick_meter_init(void);

@@ -6,8 +6,9 @@
 #include <stdint.h>
 
 #include "port.h"
+#include "startup_memory.h"
 
-extern uint32_t _estack, _sidata, _sdata, _edata, _sbss, _ebss, _siramfunc, _sramfunc, _eramfunc;
+extern uint32_t _estack, _siramfunc, _sramfunc, _eramfunc;
 int main(void);
 void Reset_Handler(void);
 void SysTick_Handler(void);
@@ -31,18 +32,12 @@ void Reset_Handler(void)
     const uint32_t *from = &_siramfunc;
     uint32_t *to;
     for (to = &_sramfunc; to < &_eramfunc;) *to++ = *from++;
-    for (from = &_sidata, to = &_sdata; to < &_edata;) *to++ = *from++;
-    for (to = &_sbss; to < &_ebss;) *to++ = 0;
+    startup_memory_init();
     ram_vectors = vectors;
     SCB_VTOR = (uint32_t)&ram_vectors;
     __asm__ volatile("dsb\n isb" ::: "memory");
     main();
     for (;;) {}
-}
-
-void Default_Handler(void)
-{
-    system_reset();
 }
 
 __attribute__((section(".isr_vector"), used)) const vector_table vectors = {

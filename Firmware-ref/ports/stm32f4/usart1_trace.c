@@ -8,36 +8,13 @@ void trace_init(void)
     USART_CR1(USART1_BASE) = USART_CR1_UE | USART_CR1_TE;
 }
 
-static void put(char c)
+void trace_put(char c)
 {
     while (!(USART_SR(USART1_BASE) & USART_SR_TXE)) {}
     USART_DR(USART1_BASE) = (uint8_t)c;
 }
 
-void trace_text(const char *text)
-{
-    while (*text) put(*text++);
-}
-
-void trace_hex2(uint8_t value)
-{
-    static const char digits[] = "0123456789abcdef";
-    put(digits[value >> 4]);
-    put(digits[value & 15u]);
-}
-
-void trace_decimal(uint32_t value)
-{
-    char text[11];
-    unsigned n = 0;
-    do {
-        text[n++] = (char)('0' + value % 10u);
-        value /= 10u;
-    } while (value);
-    while (n) put(text[--n]);
-}
-
 void trace_end_line(void)
 {
-    put('\n');
+    trace_put('\n');
 }

@@ -1,0 +1,52 @@
+/* Board time and the 1 ms wake-up, both from TIMER0 (the RTCs are not modelled by QEMU; TIMER0 is
+ * the one 32-bit timer, RM §18.1). TIMER0 counts at 1 MHz from the HFCLK: the wire's board time
+ * itself (microseconds, wrapping at 2^32), kept by the hardware, so an interrupt that comes late or
+ * not at all (interrupts masked, a flash erase halting the CPU) loses no time. Compare 0 fires on
+ * board time's millisecond boundaries, where the core renders its ticks, and only wakes the main
+ * loop from wfi. Capture channels: 1 for the main loop, 2 for the interrupt, so neither overwrites
+ * the other's reading. */
+#include "port.h"
+
+#define TICK_US      1000u
+#define CC_TICK      0u
+#define CC_NOW       1u
+#define CC_INTERRUPT 2u
+
+static uint32_t capture(uint32_t channel)
+{
+    TIMER_TASKS_CAPTURE(TIMER0_BASE, channel) = TASK_TRIGGER;
+    return TIMER_CC(TIMER0_BASE, channel);
+}
+
+void tick_init(void)
+{
+    TIMER_MODE(TIMER0_BASE) = TIMER_MODE_TIMER;
+    TIMER_BITMODE(TIMER0_BASE) = TIMER_BITMODE_32BIT;
+    TIMER_PRESCALER(TIMER0_BASE) = TIMER_PRESCALER_1MHZ;
+    TIMER_TASKS_CLEAR(TIMER0_BASE) = TASK_TRIGGER;
+    TIMER_CC(TIMER0_BASE, CC_TICK) = TICK_US;
+    TIMER_INTENSET(TIMER0_BASE) = TIMER_INTEN_COMPARE(CC_TICK);
+    NVIC_ISER = 1u << TIMER0_IRQn;
+    TIMER_TASKS_START(TIMER0_BASE) = TASK_TRIGGER;
+}
+
+uint32_t tick_now_us(void)
+{
+    return capture(CC_NOW);
+}
+
+/* The next millisecond boundary ahead of now: a compare behind the count would fire only after the
+ * count wraps (71 minutes), so a late interrupt skips the boundaries it missed. The compare is set
+ * at least one count ahead of the capture, so it cannot pass unseen while it is written. */
+void TIMER0_IRQHandler(void);
+void TIMER0_IRQHandler(void)
+{
+    uint32_t next = TIMER_CC(TIMER0_BASE, CC_TICK), now;
+    TIMER_EVENTS_COMPARE(TIMER0_BASE, CC_TICK) = 0;
+    now = capture(CC_INTERRUPT);
+    do next += TICK_US;
+    while ((int32_t)(next - now) <= 1);
+    TIMER_CC(TIMER0_BASE, CC_TICK) = next;
+    (void)TIMER_EVENTS_COMPARE(TIMER0_BASE,
+                               CC_TICK); /* the event's clear takes effect before the return (RM §10.1.3) */
+}
