@@ -1,10 +1,17 @@
 /* The channels' DRV2605L chips (board_actuator.h): the configuration comes from the board's
  * channel ratings; closed loop (the chip tracks the LRA's resonance itself); standby after 100 ms
- * at drive 0. A calibration's result is kept in RAM for the chip's next init (not in flash yet). */
+ * at drive 0. A calibration's result is kept in RAM for the chip's next init (not in flash yet).
+ * With THRUM_MUX the chips talk through the TCA9548A's downstream HAL, bus n being port n. */
 #include "board_actuator.h"
 
 #include "drv2605l.h"
 #include "port.h"
+#if THRUM_MUX
+#include "tca9548a.h"
+
+static tca9548a mux;
+static thr_hal behind_mux;
+#endif
 
 #define STANDBY_AFTER_MS 100u
 
@@ -16,6 +23,12 @@ void board_actuator_init(const thr_hal *hal, const thr_board_config *config)
 {
     uint8_t channel;
     chip_count = config->channel_count;
+#if THRUM_MUX
+    /* a mux that does not answer fails every select: each channel then reports itself missing */
+    (void)tca9548a_init(&mux, hal, 0, THRUM_MUX_ADDRESS);
+    tca9548a_downstream_hal(&mux, &behind_mux);
+    hal = &behind_mux;
+#endif
     for (channel = 0; channel < chip_count; channel++) {
         const thr_channel_config *rating = &config->channels[channel];
         drv2605l_config *c = &chip_config[channel];
