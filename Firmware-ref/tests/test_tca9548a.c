@@ -14,10 +14,10 @@
 #define MUX_AT   0x71u /* A0 high: not the first address, so the driver must use the one it is given */
 
 typedef struct mux_board {
-    thr_hal upstream;                       /* the MCU's bus: the mux model */
-    thr_hal channels;                       /* the mux's downstream HAL, bus n = port n */
-    uint32_t clock_us;                      /* moves on by 10 us at every reading: the driver's waits end */
-    model_tca9548a bus;                     /* the mux and the chips behind it */
+    thr_hal upstream;   /* the MCU's bus: the mux model */
+    thr_hal channels;   /* the mux's downstream HAL, bus n = port n */
+    uint32_t clock_us;  /* moves on by 10 us at every reading: the driver's waits end */
+    model_tca9548a bus; /* the mux and the chips behind it */
     model_drv2605l chip[CHANNELS];
     tca9548a mux;
     drv2605l dev[CHANNELS];
@@ -259,7 +259,7 @@ static void calibration_per_channel(void)
     CHECK_EQ(m.chip[1].rtp_writes, rtp_before[1]); /* the calibrating chip got no levels */
     for (n = 0; n < CHANNELS; n++)
         if (n != 1u) CHECK(m.chip[n].rtp_writes > rtp_before[n] + 100u); /* the others played on */
-    CHECK_EQ(m.chip[0].reg[DRV2605L_REG_LRA_PERIOD], 0); /* never calibrated */
+    CHECK_EQ(m.chip[0].reg[DRV2605L_REG_LRA_PERIOD], 0);                 /* never calibrated */
     /* channel 3: its own LRA, 65 -> 1563 dHz; channel 1 keeps its own */
     CHECK(calibrate(3, &result) > 1000);
     CHECK_EQ(result.status, THR_STATUS_OK);

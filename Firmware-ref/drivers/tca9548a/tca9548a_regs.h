@@ -12,8 +12,8 @@
  * a read returns it). Bit n = 1 connects downstream port n (SCn/SDn); several may be on at once. A
  * new selection takes effect at the STOP that ends the write. Power-on and RESET leave it 0x00, no
  * port connected (§7.5.6 "Power-On Reset", §7.5.5 "RESET Input"). */
-#define TCA9548A_PORTS          8u
-#define TCA9548A_CONTROL_NONE   0x00u
+#define TCA9548A_PORTS           8u
+#define TCA9548A_CONTROL_NONE    0x00u
 #define TCA9548A_CONTROL_PORT(n) (1u << (n))
 
 #endif
