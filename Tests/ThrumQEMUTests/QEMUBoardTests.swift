@@ -31,9 +31,10 @@ struct QEMUBoardTests {
         HapticPattern(events: [.continuous(at: 0, duration: seconds, intensity: 1, sharpness: 0.5)])
     }
 
-    /// An engine started on the shared board, its line, and a trace reader from now on.
-    static func connect() async throws -> (QEMUBoard, HapticEngine, TappedLine, ActuatorTrace) {
-        let board = try await QEMUHarness.board()
+    /// An engine started on the shared board (the four-channel mux board with `mux`), its line, and a
+    /// trace reader from now on.
+    static func connect(mux: Bool = false) async throws -> (QEMUBoard, HapticEngine, TappedLine, ActuatorTrace) {
+        let board = try await mux ? QEMUHarness.muxBoard() : QEMUHarness.board()
         let (engine, line) = await QEMUHarness.engine(board)
         let trace = ActuatorTrace(file: board.actuatorLog)
         try await QEMUHarness.within(.seconds(15), "engine start on \(board.devicePath)") { try await engine.start() }

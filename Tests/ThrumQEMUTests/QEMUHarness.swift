@@ -25,25 +25,33 @@ enum QEMUHarness {
         return missing.isEmpty || isCI
     }
 
-    private static let shared = SharedBoard()
+    private static let shared = SharedBoard(channels: .single)
+    private static let sharedMux = SharedBoard(channels: .mux(4))
 
     /// The suite's board, booted on first use (the image made up to date with make first).
     static func board() async throws -> QEMUBoard { try await shared.board() }
+
+    /// The board built with four DRV2605Ls behind a TCA9548A (`THRUM_CHANNELS=4 THRUM_MUX=1`).
+    static func muxBoard() async throws -> QEMUBoard { try await sharedMux.board() }
 
     /// The QEMU image, made up to date once per test process (concurrent makes in one build folder
     /// would race).
     static func image() async throws -> URL { try await shared.image() }
 
     actor SharedBoard {
+        let channels: QEMUFirmware.Channels
         private var launched: QEMUBoard?
         private var built: URL?
+
+        init(channels: QEMUFirmware.Channels) { self.channels = channels }
 
         func image() async throws -> URL {
             if let built { return built }
             if !QEMUHarness.missing.isEmpty {
                 throw QEMUBoardError("cannot boot the QEMU board: \(QEMUHarness.missing.joined(separator: "; "))")
             }
-            let image = try await QEMUFirmware.ensureImage()
+            // each image has a build folder of its own (the port's Makefile): makes of two do not race
+            let image = try await QEMUFirmware.ensureImage(channels: channels)
             built = image
             return image
         }
@@ -52,7 +60,7 @@ enum QEMUHarness {
             if let launched, launched.isRunning { return launched }
             let image = try await image()
             let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "thrum-qemu-tests-\(getpid())-actuator.log")
+                "thrum-qemu-tests-\(getpid())\(channels.mux ? "-mux" : "")-actuator.log")
             let board = try await QEMUBoard.launch(firmware: image, actuatorLog: log)
             QEMUHarness.killAtExit(board.processIdentifier)
             launched = board
