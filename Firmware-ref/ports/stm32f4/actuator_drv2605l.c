@@ -64,11 +64,14 @@ int board_actuator_calibrate_poll(uint8_t channel, thr_calibration *result)
     return drv2605l_calibrate_poll(&chip[channel], tick_now_us(), result);
 }
 
+/* One chip a pass of the main loop (at least one a millisecond): their STATUS reads, due together
+ * every 50 ms, then never pile up in one millisecond of the bus (about 140 us each behind the mux). */
 void board_actuator_poll(thr_core *core)
 {
-    uint8_t channel;
+    static uint8_t next;
+    uint8_t channel = next;
     thr_fault fault;
-    for (channel = 0; channel < chip_count; channel++) {
-        if (drv2605l_poll(&chip[channel], tick_now_us(), &fault)) thr_core_channel_fault(core, channel, fault);
-    }
+    if (chip_count == 0u) return;
+    next = (uint8_t)((next + 1u) % chip_count);
+    if (drv2605l_poll(&chip[channel], tick_now_us(), &fault)) thr_core_channel_fault(core, channel, fault);
 }

@@ -216,27 +216,32 @@ def chip_writes(act_log, start=0):
     return writes
 
 
-def stream(board, epoch, board_time, act_log, channel=0, seq=1, port_control=None, start=0):
+def stream(board, epoch, board_time, act_log, channel=0, port_control=None, start=0):
     """28 samples at full amplitude, one a millisecond, from 50 ms after the PONG's board time (a
     board time, as a host's clock sync gives it; at_time 0 would mean "now"): the driver writes
-    RTP_INPUT (behind the mux select `port_control` when given)."""
+    RTP_INPUT (behind the mux select `port_control` when given). Realtime frames are never repeated
+    by the link, and QEMU's pty has been seen to lose one: up to three tries, each a new seq."""
     samples = bytes([255, 128] * 28)
-    payload = struct.pack("<BIHB", channel, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
-    board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel="realtime", seq=seq))
-    limit = time.monotonic() + 3.0
-    while time.monotonic() < limit:
-        levels = [(control, value) for control, register, value in chip_writes(act_log, start) if register == 0x02]
-        sounding = [control for control, value in levels if value != 0]
-        if sounding and port_control is None:
-            print("stream: %d RTP writes in the I2C trace, peak %02x" % (len(levels), max(v for _, v in levels)))
-            return
-        if sounding and set(sounding) == {port_control}:
-            print("stream to channel %d: RTP levels behind mux select %02x only" % (channel, port_control))
-            return
-        if sounding and port_control is not None:
-            raise RuntimeError("channel %d's levels went behind mux selects %s" % (channel, sorted(set(sounding))))
-        time.sleep(0.05)
-    raise RuntimeError("no RTP level in %s after STREAM_SAMPLES" % act_log)
+    for attempt in range(3):
+        if attempt:
+            board_time = ping(board, epoch)
+        board.rt_seq = getattr(board, "rt_seq", 0) + 1
+        payload = struct.pack("<BIHB", channel, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
+        board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel="realtime", seq=board.rt_seq))
+        limit = time.monotonic() + 1.0
+        while time.monotonic() < limit:
+            levels = [(control, value) for control, register, value in chip_writes(act_log, start) if register == 0x02]
+            sounding = [control for control, value in levels if value != 0]
+            if sounding and port_control is None:
+                print("stream: %d RTP writes in the I2C trace, peak %02x" % (len(levels), max(v for _, v in levels)))
+                return
+            if sounding and set(sounding) == {port_control}:
+                print("stream to channel %d: RTP levels behind mux select %02x only" % (channel, port_control))
+                return
+            if sounding:
+                raise RuntimeError("channel %d's levels went behind mux selects %s" % (channel, sorted(set(sounding))))
+            time.sleep(0.05)
+    raise RuntimeError("no RTP level in %s after STREAM_SAMPLES (three tries)" % act_log)
 
 
 def mux_channels(board, epoch, act_log, count):
@@ -250,7 +255,7 @@ def mux_channels(board, epoch, act_log, count):
     for channel in range(count):
         time.sleep(0.2)  # the stream before fades out (keep-alive) and its last writes are in the log
         start = os.path.getsize(act_log)  # from here on: this channel's writes only
-        stream(board, epoch, ping(board, epoch), act_log, channel, 1 + channel, 1 << channel, start)
+        stream(board, epoch, ping(board, epoch), act_log, channel, 1 << channel, start)
 
 
 def clock_line(act_log):
