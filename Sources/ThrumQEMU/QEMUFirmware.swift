@@ -89,9 +89,9 @@ public enum QEMUFirmware {
     /// image already built is used as it is; without one either, the error says how to get it. Two
     /// makes at once in one checkout would race on its build folder: callers in one process
     /// serialise their calls.
-    public static func ensureImage(bench: Bool = false, channels: Channels = .single, target: String = "all")
-        async throws -> URL
-    {
+    public static func ensureImage(
+        bench: Bool = false, channels: Channels = .single, target: String = "all"
+    ) async throws -> URL {
         guard let repository, let image = image(bench: bench, channels: channels, repository: repository) else {
             throw QEMUBoardError(
                 "cannot find \(portPath) (run from the Thrum checkout, or give the image with --firmware)")
