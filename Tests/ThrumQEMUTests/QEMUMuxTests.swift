@@ -14,7 +14,9 @@ extension QEMUBoardTests {
         (0..<ports).map { level(trace.rtpWrites(port: $0), at: instant) }
     }
 
-    @Test("four DRV2605Ls behind a TCA9548A: a pan moves a pattern from port 0 to port 3, each chip behind its own select")
+    @Test(
+        "four DRV2605Ls behind a TCA9548A: a pan moves a pattern from port 0 to port 3, each chip behind its own select"
+    )
     func panAcrossFourMuxChannels() async throws {
         let (board, engine, _, trace) = try await Self.connect(mux: true)
         let capabilities = try #require(await engine.capabilities)
@@ -34,8 +36,10 @@ extension QEMUBoardTests {
         let lead = 0.3
         try await player.start(atTime: boardNow + lead)
         try await player.schedulePanCurve(
-            [HapticPanPoint(time: 0, position: 0), HapticPanPoint(time: 0.2, position: 0),
-             HapticPanPoint(time: 1.2, position: 1)], atTime: boardNow + lead)
+            [
+                HapticPanPoint(time: 0, position: 0), HapticPanPoint(time: 0.2, position: 0),
+                HapticPanPoint(time: 1.2, position: 1),
+            ], atTime: boardNow + lead)
         let start = hostNow + .seconds(lead)
         #expect(await QEMUHarness.poll(.seconds(5)) { ContinuousClock.now > start + .seconds(2) })
         #expect(Self.levels(trace, ports: 4, at: .now) == [0, 0, 0, 0], "silent after the pattern")
