@@ -11,7 +11,8 @@ Starts qemu-system-arm (netduinoplus2) paused, finds USART2's pseudo-terminal th
      and it falls back to HSI and says so (clock.c);
   5. with --watchdog: sends the QEMU stall text, expects QEMU to report a guest reset (the software
      watchdog), and a new HELLO to be answered in a different epoch.
-  6. with --mux N (an image built THRUM_CHANNELS=N THRUM_MUX=1): INFO lists N channels, every
+  6. with --mux N (an image built THRUM_CHANNELS=N THRUM_MUX=1): INFO lists N channels and a
+     tick_hz of 1000 (500 beyond six channels: the I2C budget), every
      port's chip got its own DEV_RESET behind its mux select (`i2c 70 VV`), and samples streamed
      to each channel reach RTP_INPUT behind that channel's port, and no other.
 USART1 (the I2C trace, `tick max` lines) goes to a file (--act-log). Every wait has a timeout and
@@ -186,6 +187,7 @@ def handshake(board, within=5.0):
           (epoch, major, minor, firmware, name, serial))
     if major != PROTOCOL_MAJOR:
         raise RuntimeError("INFO states message set %d.%d" % (major, minor))
+    board.tick_hz = struct.unpack("<I", payload[at + 3:at + 7])[0]  # after max_payload and window
     board.channels = payload[at + 28]  # after max_payload .. stream_max_samples: the channels' count
     return epoch
 
@@ -248,10 +250,13 @@ def mux_channels(board, epoch, act_log, count):
     """INFO's channels; each port's chip reset behind its own select; a stream per channel on its port."""
     if board.channels != count:
         raise RuntimeError("INFO lists %d channels, expected %d" % (board.channels, count))
+    # six level changes fit a 1 ms tick on the 400 kHz bus (drivers/tca9548a/README.md): more, a 2 ms tick
+    if board.tick_hz != (1000 if count <= 6 else 500):
+        raise RuntimeError("INFO's tick_hz is %d with %d channels behind the mux" % (board.tick_hz, count))
     resets = {control for control, register, value in chip_writes(act_log) if (register, value) == (0x01, 0x80)}
     if resets != {1 << port for port in range(count)}:
         raise RuntimeError("DEV_RESET behind mux selects %s, expected one per port 0-%d" % (sorted(resets), count - 1))
-    print("mux: %d channels in INFO, a DEV_RESET behind each port's select" % count)
+    print("mux: %d channels and tick_hz %d in INFO, a DEV_RESET behind each port's select" % (count, board.tick_hz))
     for channel in range(count):
         time.sleep(0.2)  # the stream before fades out (keep-alive) and its last writes are in the log
         start = os.path.getsize(act_log)  # from here on: this channel's writes only
