@@ -45,14 +45,15 @@ extension QEMUBoardTests {
         #expect(Self.levels(trace, ports: 4, at: .now) == [0, 0, 0, 0], "silent after the pattern")
         await engine.stop()
 
-        // Positions 0, 1/3, 2/3 and 1 are ports 0-3 at full level (SEMANTICS.md §12.2); a neighbour a
-        // timing error (25 ms: 0.075 of a port's spacing) away from one gets at most sin(0.075 π/2) of it.
+        // Positions 0, 1/3, 2/3 and 1 are ports 0-3 at full level; a timing error of 25 ms (0.075 of a
+        // port's spacing) gives a neighbour √0.075 of it, 35 of 127, and the port √0.925, 122 (the gains
+        // are square roots, SEMANTICS.md §12.2).
         let at: [(seconds: Double, port: Int)] = [(0.1, 0), (0.2 + 1.0 / 3, 1), (0.2 + 2.0 / 3, 2), (1.4, 3)]
         for (seconds, port) in at {
             let levels = Self.levels(trace, ports: 4, at: start + .milliseconds(Int64(seconds * 1000)))
             #expect(levels[port] >= 110, "\(seconds) s: port \(port) at \(levels[port]) of 127 (\(levels))")
             for other in 0..<4 where other != port {
-                #expect(levels[other] <= 30, "\(seconds) s: port \(other) at \(levels[other]) (\(levels))")
+                #expect(levels[other] <= 40, "\(seconds) s: port \(other) at \(levels[other]) (\(levels))")
             }
         }
         let played = trace.rtpWrites.filter { $0.seen > start - .milliseconds(50) }
