@@ -8,7 +8,9 @@
  *   flash:  erase and programming: keys, PSIZE, the watchdog kicked right before and outlasting a
  *           2 s erase at LSI's fastest, nothing touching the flash while it is busy (item 3)
  *   i2c:    a slave holding SDA: cleared at init and when BUSY persists, then transfers work (item 4)
- *   pins:   alternate function, type, speed and pull before the mode; no pull-ups on PB8/PB9 (item 6) */
+ *   pins:   alternate function, type, speed and pull before the mode; no pull-ups on PB8/PB9 (item 6)
+ * RM0368's register sequences for RCC, the IWDG, the flash controller and I2C1 (issue 23) are in
+ * test_stm32f4_sequences.c. */
 #include <stdio.h>
 #include <string.h>
 
