@@ -10,6 +10,7 @@ void waveform_tests(void);
 void drv2605l_tests(void);
 void flash_f4_tests(void);
 void channels_tests(void);
+void tca9548a_tests(void);
 
 int main(void)
 {
@@ -21,6 +22,7 @@ int main(void)
     channels_tests();
     waveform_tests();
     drv2605l_tests();
+    tca9548a_tests();
     flash_f4_tests();
     printf("%d tests, %d checks, %d failures\n", tests_run, test_checks, test_failures);
     return test_failures == 0 ? 0 : 1;

@@ -18,6 +18,9 @@ public final class ActuatorTrace: Sendable {
         public var register: UInt8
         public var value: UInt8
         public var seen: ContinuousClock.Instant
+        /// On an image with a TCA9548A (`i2c 70 VV` lines): its control register when the write was
+        /// made, whose bit n connects port n's chip; nil before the first select or without a mux.
+        public var muxControl: UInt8? = nil
         /// RTP_INPUT's value as the signed level the driver writes.
         public var signedValue: Int { Int(Int8(bitPattern: value)) }
     }
@@ -84,19 +87,30 @@ public final class ActuatorTrace: Sendable {
     /// Every line seen so far.
     public var lines: [Line] { state.withLock { $0.lines } }
 
-    /// The DRV2605L (address 0x5a) register writes seen so far.
+    /// The DRV2605L (address 0x5a) register writes seen so far, each with the TCA9548A (0x70) selection
+    /// it was made behind.
     public var registerWrites: [RegisterWrite] {
-        lines.compactMap { line in
+        var control: UInt8?
+        return lines.compactMap { line in
             let fields = line.text.split(separator: " ")
-            guard fields.count == 4, fields[0] == "i2c", fields[1] == "5a", let register = UInt8(fields[2], radix: 16),
+            guard fields.count >= 3, fields[0] == "i2c" else { return nil }
+            if fields.count == 3, fields[1] == "70", let value = UInt8(fields[2], radix: 16) {
+                control = value
+                return nil
+            }
+            guard fields.count == 4, fields[1] == "5a", let register = UInt8(fields[2], radix: 16),
                 let value = UInt8(fields[3], radix: 16)
             else { return nil }
-            return RegisterWrite(register: register, value: value, seen: line.seen)
+            return RegisterWrite(register: register, value: value, seen: line.seen, muxControl: control)
         }
     }
 
     /// RTP_INPUT (register 0x02) writes seen so far.
     public var rtpWrites: [RegisterWrite] { registerWrites.filter { $0.register == 0x02 } }
+
+    /// RTP_INPUT writes to the chip on mux port `port` (the writes made while the mux connected
+    /// that port alone).
+    public func rtpWrites(port: Int) -> [RegisterWrite] { rtpWrites.filter { $0.muxControl == UInt8(1) << port } }
 
     /// The values of the `boot epoch N` lines seen so far.
     public var bootEpochs: [Int] { numbers(after: "boot epoch ") }

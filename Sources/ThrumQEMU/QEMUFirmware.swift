@@ -54,22 +54,46 @@ public enum QEMUFirmware {
         "build it with `make -C \(repository?.appendingPathComponent(port.portPath).path ?? port.portPath) QEMU=1`"
     }
 
-    /// The port's QEMU image (or its bench image), whether built or not.
-    public static func image(
-        _ port: QEMUPort = .stm32f4, bench: Bool = false, repository: URL? = QEMUFirmware.repository
-    ) -> URL? {
-        repository?.appendingPathComponent(port.portPath + "/" + port.imagePath(bench: bench))
+    /// The actuator channels an image is built with: `count` DRV2605Ls, behind a TCA9548A when `mux`
+    /// (the STM32F4 port's `make THRUM_CHANNELS=count THRUM_MUX=1`, Firmware-ref/ports/stm32f4/README.md).
+    public struct Channels: Sendable, Equatable {
+        public var count: Int
+        public var mux: Bool
+        public init(count: Int = 1, mux: Bool = false) {
+            self.count = count
+            self.mux = mux
+        }
+        /// One DRV2605L on the port's I2C bus: the default image.
+        public static let single = Channels()
+        /// `count` DRV2605Ls, one on each of the first ports of a TCA9548A.
+        public static func mux(_ count: Int) -> Channels { Channels(count: count, mux: true) }
+
+        /// The image name's suffix, as the port's Makefile makes it.
+        var suffix: String { mux ? "-mux\(count)" : count == 1 ? "" : "-ch\(count)" }
+        /// The make variables (none for the default image).
+        var makeArguments: [String] { self == .single ? [] : ["THRUM_CHANNELS=\(count)", "THRUM_MUX=\(mux ? 1 : 0)"] }
     }
 
-    /// The image, brought up to date with `make -C PORT QEMU=1 [BENCH=1]` (a no-op when nothing
-    /// changed). Without arm-none-eabi-gcc an image already built is used as it is; without one
-    /// either, the error says how to get it. Two makes at once in one port folder would race on its
-    /// build folder: callers in one process serialise their calls.
+    /// The port's QEMU image (or its bench image; `thrum-qemu-mux4.elf` for four channels behind the
+    /// mux), whether built or not.
+    public static func image(
+        _ port: QEMUPort = .stm32f4, bench: Bool = false, channels: Channels = .single,
+        repository: URL? = QEMUFirmware.repository
+    ) -> URL? {
+        let path = port.imagePath(bench: bench)
+        return repository?.appendingPathComponent(
+            port.portPath + "/" + path.dropLast(".elf".count) + channels.suffix + ".elf")
+    }
+
+    /// The image, brought up to date with `make -C PORT QEMU=1 [BENCH=1]` and the channels' make
+    /// variables (a no-op when nothing changed). Without arm-none-eabi-gcc an image already built is
+    /// used as it is; without one either, the error says how to get it. Two makes at once in one port
+    /// folder would race on its build folder: callers in one process serialise their calls.
     public static func ensureImage(
-        _ port: QEMUPort = .stm32f4, bench: Bool = false, target: String = "all"
+        _ port: QEMUPort = .stm32f4, bench: Bool = false, channels: Channels = .single, target: String = "all"
     ) async throws -> URL {
         let portPath = port.portPath
-        guard let repository, let image = image(port, bench: bench, repository: repository) else {
+        guard let repository, let image = image(port, bench: bench, channels: channels, repository: repository) else {
             throw QEMUBoardError(
                 "cannot find \(portPath) (run from the Thrum checkout, or give the image with --firmware)")
         }
@@ -77,16 +101,15 @@ public enum QEMUFirmware {
             if FileManager.default.fileExists(atPath: image.path) { return image }
             throw QEMUBoardError("no firmware image at \(image.path), and \(QEMUTools.missingCompilerAdvice)")
         }
+        let variables = ["QEMU=1", "BENCH=\(bench ? 1 : 0)"] + channels.makeArguments
         let result = try await Subprocess.run(
             .name("make"),
-            arguments: [
-                "--no-print-directory", "-C", repository.appendingPathComponent(portPath).path, "QEMU=1",
-                "BENCH=\(bench ? 1 : 0)", target,
-            ],
+            arguments: Arguments(
+                ["--no-print-directory", "-C", repository.appendingPathComponent(portPath).path] + variables + [target]),
             output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
         guard result.terminationStatus.isSuccess, FileManager.default.fileExists(atPath: image.path) else {
             throw QEMUBoardError(
-                "make QEMU=1\(bench ? " BENCH=1" : "") failed (\(result.terminationStatus)): "
+                "make \(variables.joined(separator: " ")) failed (\(result.terminationStatus)): "
                     + result.standardError + result.standardOutput)
         }
         return image

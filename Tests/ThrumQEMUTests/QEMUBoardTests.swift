@@ -52,9 +52,12 @@ struct QEMUBoardTests {
         HapticPattern(events: [.continuous(at: 0, duration: seconds, intensity: 1, sharpness: 0.5)])
     }
 
-    /// An engine started on the port's shared board, its line, and a trace reader from now on.
-    static func connect(_ port: QEMUPort) async throws -> (QEMUBoard, HapticEngine, TappedLine, ActuatorTrace) {
-        let board = try await QEMUHarness.board(port)
+    /// An engine started on the port's shared board (the STM32F4's four-channel mux board with `mux`),
+    /// its line, and a trace reader from now on.
+    static func connect(
+        _ port: QEMUPort = .stm32f4, mux: Bool = false
+    ) async throws -> (QEMUBoard, HapticEngine, TappedLine, ActuatorTrace) {
+        let board = try await QEMUHarness.board(port, channels: mux ? .mux(4) : .single)
         let (engine, line) = await QEMUHarness.engine(board)
         let trace = ActuatorTrace(file: board.actuatorLog)
         try await QEMUHarness.within(.seconds(15), "engine start on \(board.devicePath)") { try await engine.start() }

@@ -27,35 +27,52 @@ enum QEMUHarness {
 
     private static let shared = SharedBoard()
 
-    /// The suite's board of `port`, booted on first use (the image made up to date with make first).
-    static func board(_ port: QEMUPort) async throws -> QEMUBoard { try await shared.board(port) }
+    /// The suite's board of `port`, booted on first use (the image made up to date with make first);
+    /// with `channels`, the image built with them (the STM32F4's four DRV2605Ls behind a TCA9548A).
+    static func board(_ port: QEMUPort, channels: QEMUFirmware.Channels = .single) async throws -> QEMUBoard {
+        try await shared.board(Image(port: port, channels: channels))
+    }
 
     /// The port's QEMU image, made up to date once per test process (concurrent makes in one build
     /// folder would race).
-    static func image(_ port: QEMUPort) async throws -> URL { try await shared.image(port) }
+    static func image(_ port: QEMUPort) async throws -> URL { try await shared.image(Image(port: port, channels: .single)) }
+
+    /// One of the images the tests boot: a port, built with its channels.
+    struct Image: Hashable {
+        var port: QEMUPort
+        var count: Int
+        var mux: Bool
+        init(port: QEMUPort, channels: QEMUFirmware.Channels) {
+            self.port = port
+            count = channels.count
+            mux = channels.mux
+        }
+        var channels: QEMUFirmware.Channels { QEMUFirmware.Channels(count: count, mux: mux) }
+    }
 
     actor SharedBoard {
-        private var launched: [QEMUPort: QEMUBoard] = [:]
-        private var built: [QEMUPort: URL] = [:]
+        private var launched: [Image: QEMUBoard] = [:]
+        private var built: [Image: URL] = [:]
 
-        func image(_ port: QEMUPort) async throws -> URL {
-            if let image = built[port] { return image }
+        func image(_ wanted: Image) async throws -> URL {
+            if let image = built[wanted] { return image }
             if !QEMUHarness.missing.isEmpty {
                 throw QEMUBoardError("cannot boot the QEMU board: \(QEMUHarness.missing.joined(separator: "; "))")
             }
-            let image = try await QEMUFirmware.ensureImage(port)
-            built[port] = image
+            // Each image has a build folder of its own (the port's Makefile); the actor runs one make at a time.
+            let image = try await QEMUFirmware.ensureImage(wanted.port, channels: wanted.channels)
+            built[wanted] = image
             return image
         }
 
-        func board(_ port: QEMUPort) async throws -> QEMUBoard {
-            if let board = launched[port], board.isRunning { return board }
-            let image = try await image(port)
+        func board(_ wanted: Image) async throws -> QEMUBoard {
+            if let board = launched[wanted], board.isRunning { return board }
+            let image = try await image(wanted)
             let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "thrum-qemu-tests-\(getpid())-\(port)-actuator.log")
-            let board = try await QEMUBoard.launch(port: port, firmware: image, actuatorLog: log)
+                "thrum-qemu-tests-\(getpid())-\(wanted.port)\(wanted.mux ? "-mux" : "")-actuator.log")
+            let board = try await QEMUBoard.launch(port: wanted.port, firmware: image, actuatorLog: log)
             QEMUHarness.killAtExit(board.processIdentifier)
-            launched[port] = board
+            launched[wanted] = board
             return board
         }
     }

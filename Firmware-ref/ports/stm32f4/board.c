@@ -1,11 +1,10 @@
 /* The board: its configuration (name, serial from the chip's unique ID, channels, the slot flash)
- * and the HAL (thr_hal.h) over the port's modules. THRUM_CHANNELS (default 1) sets how many LRA
- * channels INFO announces; every channel has the same rating here. */
+ * and the HAL (thr_hal.h) over the port's modules. THRUM_CHANNELS (port.h) sets how many channels
+ * INFO announces, each with its own rating (channel_ratings below). */
 #include "board_actuator.h"
 #include "port.h"
-
-#ifndef THRUM_CHANNELS
-#define THRUM_CHANNELS 1u
+#if THRUM_MUX
+#include "tca9548a.h"
 #endif
 #ifndef THRUM_TIMELINE_MEMORY
 #define THRUM_TIMELINE_MEMORY 32768u
@@ -21,6 +20,25 @@
 #else
 #define BOARD_NAME(source) ((source) == CLOCK_HSE_BYPASS ? "nucleo-f401re hse" : "nucleo-f401re hsi-fallback")
 #define SLOT_COUNT         1u
+#endif
+
+/* Each channel's actuator, by mux port: edit a row for the LRA or ERM wired there. These are four
+ * (up to eight) 10 mm coin LRAs of about 170 Hz, 2 V RMS rated, 3 V peak (README, "Several actuators"). */
+static const thr_channel_config channel_ratings[8] = {
+    { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 }, { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 },
+    { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 }, { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 },
+    { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 }, { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 },
+    { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 }, { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 },
+};
+
+/* Every channel may change its level every tick. Behind the mux a change costs about 120 us of the
+ * 400 kHz bus and TCA9548A_CHANGES_PER_MS fit a millisecond (drivers/tca9548a/README.md): with more
+ * channels than that the tick is 2 ms, which INFO's tick_hz says, rather than ticks running late and
+ * the core catching up on them. */
+#if THRUM_MUX && THRUM_CHANNELS > TCA9548A_CHANGES_PER_MS
+#define TICK_HZ 500u
+#else
+#define TICK_HZ 1000u
 #endif
 
 thr_core board_core;
@@ -137,14 +155,9 @@ void board_init(void)
     config.firmware = "thrum-ref 0.1 stm32f4";
     config.board = BOARD_NAME(clock_source);
     config.serial = serial_number();
-    config.tick_hz = 1000;
+    config.tick_hz = TICK_HZ;
     config.channel_count = THRUM_CHANNELS;
-    for (channel = 0; channel < THRUM_CHANNELS; channel++) {
-        config.channels[channel].kind = THR_ACTUATOR_KIND_LRA;
-        config.channels[channel].resonant_dhz = 1700; /* 170 Hz, a common coin LRA */
-        config.channels[channel].rated_mv = 2000;
-        config.channels[channel].max_mv = 3000;
-    }
+    for (channel = 0; channel < THRUM_CHANNELS; channel++) config.channels[channel] = channel_ratings[channel];
     config.flash_size = slot_flash_size;
     config.flash_sector_size = slot_sector_size;
     config.slot_count = SLOT_COUNT;

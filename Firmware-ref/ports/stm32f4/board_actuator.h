@@ -1,5 +1,7 @@
-/* The actuator channels behind the HAL: one DRV2605L per channel (drivers/drv2605l.h), channel n
- * on I2C bus n (this board has bus 0 only: a second channel's chip reports itself missing). */
+/* The actuator channels behind the HAL: one DRV2605L per channel (drivers/drv2605l.h). With
+ * THRUM_MUX, channel n's chip is on port n of the TCA9548A on I2C1 (drivers/tca9548a); without it
+ * channel n is on I2C bus n, and this board has bus 0 only (a second channel's chip reports itself
+ * missing). */
 #ifndef THRUM_STM32F4_BOARD_ACTUATOR_H
 #define THRUM_STM32F4_BOARD_ACTUATOR_H
 

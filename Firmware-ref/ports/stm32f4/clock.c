@@ -44,7 +44,10 @@ static int hse_started(void)
     /* SysTick counts down from 0xFFFFFF; 0 until it has loaded that (the first cycle after enable) */
     while (!(ready = (RCC_CR & RCC_CR_HSERDY) != 0u) && ((counter = SYST_CVR) == 0u || 0xFFFFFFu - counter < limit)) {}
     SYST_CSR = 0;
-    if (!ready) RCC_CR &= ~(RCC_CR_HSEON | RCC_CR_HSEBYP);
+    if (!ready) {
+        RCC_CR &= ~RCC_CR_HSEON;
+        RCC_CR &= ~RCC_CR_HSEBYP; /* writable only while HSE is off (RM0368 §6.3.1): a second write */
+    }
     return ready;
 }
 

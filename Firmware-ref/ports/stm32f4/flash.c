@@ -61,13 +61,16 @@ static int result(uint32_t status)
     return (status & FLASH_SR_ERRORS) ? -1 : 0;
 }
 
-static void unlock(void)
+/* 0 once FLASH_CR is unlocked. A wrong key sequence (a stray write to FLASH_KEYR) locks it until the
+ * next reset (RM0368 §3.6.1): then nothing may be reported as erased or written. */
+static int unlock(void)
 {
     FLASH_SR = FLASH_SR_ERRORS | FLASH_SR_EOP; /* errors of an earlier operation clear by writing 1 */
     if (FLASH_CR & FLASH_CR_LOCK) {
         FLASH_KEYR = FLASH_KEY1;
         FLASH_KEYR = FLASH_KEY2;
     }
+    return (FLASH_CR & FLASH_CR_LOCK) ? -1 : 0;
 }
 
 /* The data cache may hold what the sector held before: reset it (it must be off meanwhile). */
@@ -92,8 +95,7 @@ int slot_flash_write(uint32_t address, const uint8_t *data, uint32_t length)
 {
     uint32_t to = physical(address, length);
     int status = 0;
-    if (!to) return -1;
-    unlock();
+    if (!to || unlock() != 0) return -1;
     while (length && status == 0) {
         watchdog_kick();
         if (to % 4u == 0u && length >= 4u) {
@@ -114,8 +116,7 @@ int slot_flash_erase(uint32_t sector_address)
 {
     uint32_t sector = sector_address / SECTOR_SIZE;
     int status;
-    if (sector_address % SECTOR_SIZE != 0u || sector >= SECTOR_COUNT) return -1;
-    unlock();
+    if (sector_address % SECTOR_SIZE != 0u || sector >= SECTOR_COUNT || unlock() != 0) return -1;
     watchdog_kick();
     status =
         result(erase_in_ram(FLASH_CR_PSIZE_32 | FLASH_CR_SER | ((uint32_t)sector_number[sector] << FLASH_CR_SNB_Pos)));

@@ -11,6 +11,18 @@
 #include "stm32f4_regs.h"
 #include "thr_core.h"
 
+/* The actuator channels (Makefile: THRUM_CHANNELS, THRUM_MUX): one DRV2605L each; with THRUM_MUX,
+ * each on its own port of a TCA9548A at THRUM_MUX_ADDRESS (drivers/tca9548a), channel n on port n. */
+#ifndef THRUM_CHANNELS
+#define THRUM_CHANNELS 1u
+#endif
+#ifndef THRUM_MUX
+#define THRUM_MUX 0
+#endif
+#ifndef THRUM_MUX_ADDRESS
+#define THRUM_MUX_ADDRESS 0x70u /* A2..A0 tied low (TI SCPS207H §7.5.2, table 7-1) */
+#endif
+
 /* Core clock: the Nucleo runs the PLL at 84 MHz; QEMU's netduinoplus2 clocks SysTick at 168 MHz
  * whatever RCC is told (it does not model RCC). APB1 is half the core clock on the Nucleo, and its
  * timers run at twice APB1 (RM0368 §6.2: an APB prescaler other than 1 doubles the timer clock):

@@ -50,7 +50,18 @@ void stm32f4_model_reset(void)
     stm32f4.program_ns = 16000u;
     stm32f4.interrupts_enabled = 1;
     stm32f4.slave_address = 0x5Au;
+    stm32f4.slave_nack_at = STM32F4_MODEL_NO_NACK;
     stm32f4.scl = stm32f4.sda = 1;
+}
+
+uint32_t stm32f4_model_violations(void)
+{
+    return stm32f4.hsebyp_while_on + stm32f4.pllcfgr_while_on + stm32f4.switch_before_ready + stm32f4.apb1_over_max +
+           stm32f4.flash_access_while_busy + stm32f4.cr_write_while_busy + stm32f4.cr_write_while_locked +
+           stm32f4.psize_mismatch + stm32f4.not_erased + stm32f4.image_touched + stm32f4.dcache_reset_while_on +
+           stm32f4.started_with_errors + stm32f4.iwdg_locked_writes + stm32f4.iwdg_write_while_updating +
+           stm32f4.iwdg_reload_while_updating + stm32f4.dr_overwrites + stm32f4.data_before_addr_cleared +
+           stm32f4.address_without_sb_read + stm32f4.stop_cut + stm32f4.rx_stop_after_ack + stm32f4.mode_switch_falls;
 }
 
 void stm32f4_model_interrupts(int enabled)
@@ -71,6 +82,25 @@ uint64_t stm32f4_model_iwdg_timeout_ns(void)
 {
     uint64_t divider = 4u << (REG(IWDG_PR) & 7u), counts = (REG(IWDG_RLR) & 0xFFFu) + 1u;
     return counts * divider * 1000000000u / stm32f4.lsi_hz;
+}
+
+/* PVU and RVU while their update runs (RM0368 §16.4.4, IWDG_SR). */
+static uint32_t iwdg_updating(void)
+{
+    return (stm32f4.now_ns < stm32f4.pr_update_ns ? IWDG_SR_PVU : 0u) |
+           (stm32f4.now_ns < stm32f4.rlr_update_ns ? IWDG_SR_RVU : 0u);
+}
+
+static int pll_ready(void)
+{
+    return (REG(RCC_CR) & RCC_CR_PLLON) && stm32f4.now_ns - stm32f4.pll_on_ns >= PLL_LOCK_NS;
+}
+
+/* PPRE1 (RM0368 §6.3.3): 0xx divides by 1, 100 by 2, 101 by 4, 110 by 8, 111 by 16. */
+static uint32_t apb1_divider(uint32_t cfgr)
+{
+    uint32_t ppre1 = (cfgr >> 10) & 7u;
+    return ppre1 < 4u ? 1u : 2u << (ppre1 - 4u);
 }
 
 /* ---- the I2C bus ---- */
@@ -106,12 +136,111 @@ static void i2c_reset(void)
     REG(I2C1_SR2) = 0;
     REG(I2C1_DR) = 0;
     stm32f4.transfer_active = stm32f4.receiving = stm32f4.sr1_read_with_addr = stm32f4.sb_read = 0;
+    stm32f4.shift_end_ns = 0;
+    stm32f4.dr_full = stm32f4.start_pending = 0;
 }
 
-static void i2c_next_byte(void)
+/* The next byte from the slave begins, if the last was acknowledged and no STOP waits. */
+static void i2c_rx_next(uint64_t from)
 {
-    REG(I2C1_DR) = stm32f4.slave_reg[stm32f4.slave_pointer++];
-    REG(I2C1_SR1) |= I2C_SR1_RXNE | I2C_SR1_BTF;
+    stm32f4.rx_end_ns =
+        stm32f4.rx_last_ack && stm32f4.transfer_active && !stm32f4.rx_stop_pending ? from + STM32F4_MODEL_BYTE_NS : 0u;
+}
+
+static void i2c_stop_now(void)
+{
+    if (stm32f4.transfer_active && stm32f4.receiving && stm32f4.rx_last_ack) stm32f4.rx_stop_after_ack++;
+    if (stm32f4.transfer_active) stm32f4.i2c_stops++;
+    stm32f4.transfer_active = 0;
+    stm32f4.shift_end_ns = stm32f4.rx_end_ns = 0;
+    stm32f4.dr_full = stm32f4.rx_stop_pending = 0;
+    /* bytes received stay to be read */
+    REG(I2C1_SR1) &= stm32f4.receiving ? I2C_SR1_RXNE | I2C_SR1_BTF | I2C_SR1_AF : I2C_SR1_AF;
+}
+
+static void i2c_receive(void)
+{
+    while (stm32f4.receiving && stm32f4.rx_end_ns && stm32f4.now_ns >= stm32f4.rx_end_ns) {
+        uint32_t cr1 = REG(I2C1_CR1);
+        uint64_t ended = stm32f4.rx_end_ns;
+        uint8_t byte = stm32f4.slave_reg[stm32f4.slave_pointer++];
+        int ack = (cr1 & I2C_CR1_POS) ? (stm32f4.rx_count == 0u || stm32f4.rx_pos_ack) : (cr1 & I2C_CR1_ACK) != 0u;
+        stm32f4.rx_count++;
+        stm32f4.rx_pos_ack = (cr1 & I2C_CR1_ACK) != 0u;
+        stm32f4.rx_end_ns = 0;
+        if (!(REG(I2C1_SR1) & I2C_SR1_RXNE)) {
+            REG(I2C1_DR) = byte;
+            REG(I2C1_SR1) |= I2C_SR1_RXNE;
+            stm32f4.rx_last_ack = ack;
+            i2c_rx_next(ended);
+        } else { /* DR still full: the byte waits in the shift register, SCL stretched */
+            stm32f4.rx_shift_byte = byte;
+            stm32f4.rx_shift_full = 1;
+            stm32f4.rx_shift_ack = ack;
+            stm32f4.rx_last_ack = ack;
+            REG(I2C1_SR1) |= I2C_SR1_BTF;
+        }
+        if (stm32f4.rx_stop_pending && !stm32f4.rx_end_ns) i2c_stop_now();
+    }
+}
+
+/* DR read by the receiver: the waiting byte moves in, and the one after it begins. */
+static void i2c_dr_read(void)
+{
+    REG(I2C1_SR1) &= ~(I2C_SR1_RXNE | I2C_SR1_BTF);
+    if (!stm32f4.rx_shift_full) return;
+    stm32f4.rx_shift_full = 0;
+    REG(I2C1_DR) = stm32f4.rx_shift_byte;
+    REG(I2C1_SR1) |= I2C_SR1_RXNE;
+    stm32f4.rx_last_ack = stm32f4.rx_shift_ack;
+    i2c_rx_next(stm32f4.now_ns);
+}
+
+static int bus_free(void)
+{
+    return stm32f4.scl && stm32f4.sda && stm32f4.slave_hold_clocks == 0u &&
+           stm32f4.now_ns >= stm32f4.other_busy_until_ns;
+}
+
+/* The START condition once the bus is free (RM0368 §18.3.3: the interface waits for a STOP on a
+ * busy bus); SB then, master mode. */
+static void i2c_start_when_free(void)
+{
+    if (!stm32f4.start_pending || !bus_free()) return;
+    stm32f4.start_pending = 0;
+    REG(I2C1_SR1) = (REG(I2C1_SR1) & I2C_SR1_AF) | I2C_SR1_SB;
+    stm32f4.transfer_active = 1;
+    stm32f4.transfers_started++;
+}
+
+/* The byte in the shift register reaches the slave; the next one follows from DR, else BTF. A byte
+ * the slave refuses sets AF and ends the sending (RM0368 §18.3.3, "Acknowledge failure"). */
+static void i2c_shift(void)
+{
+    while (stm32f4.shift_end_ns && stm32f4.now_ns >= stm32f4.shift_end_ns) {
+        uint64_t ended = stm32f4.shift_end_ns;
+        stm32f4.shift_end_ns = 0;
+        if (stm32f4.data_bytes++ == stm32f4.slave_nack_at) {
+            REG(I2C1_SR1) |= I2C_SR1_AF;
+            stm32f4.dr_full = 0;
+            return;
+        }
+        if (stm32f4.slave_first_byte) {
+            stm32f4.slave_pointer = stm32f4.shift_byte;
+            stm32f4.slave_first_byte = 0;
+        } else {
+            stm32f4.slave_reg[stm32f4.slave_pointer++] = stm32f4.shift_byte;
+            stm32f4.slave_writes++;
+        }
+        if (stm32f4.dr_full) {
+            stm32f4.dr_full = 0;
+            stm32f4.shift_byte = stm32f4.dr_byte;
+            stm32f4.shift_end_ns = ended + STM32F4_MODEL_BYTE_NS;
+            REG(I2C1_SR1) |= I2C_SR1_TXE;
+        } else {
+            REG(I2C1_SR1) |= I2C_SR1_BTF;
+        }
+    }
 }
 
 static void i2c_cr1_written(uint32_t value)
@@ -124,43 +253,69 @@ static void i2c_cr1_written(uint32_t value)
     if (!(value & I2C_CR1_PE)) return;
     if (value & I2C_CR1_START) {
         REG(I2C1_CR1) &= ~I2C_CR1_START;
-        if (stm32f4.scl && stm32f4.sda && stm32f4.slave_hold_clocks == 0u) { /* a bus held low: no START */
-            REG(I2C1_SR1) = (REG(I2C1_SR1) & I2C_SR1_AF) | I2C_SR1_SB;
-            stm32f4.transfer_active = 1;
-            stm32f4.transfers_started++;
-        }
+        stm32f4.start_pending = 1;
+        i2c_start_when_free(); /* a bus held low by a slave: no START until it is let go */
     }
     if (value & I2C_CR1_STOP) {
+        i2c_shift();
+        i2c_receive();
         REG(I2C1_CR1) &= ~I2C_CR1_STOP;
+        if (stm32f4.transfer_active && !stm32f4.receiving && !(REG(I2C1_SR1) & I2C_SR1_AF) &&
+            (stm32f4.shift_end_ns || stm32f4.dr_full))
+            stm32f4.stop_cut++; /* STOP before BTF: the bytes still to send are lost */
+        if (stm32f4.receiving && stm32f4.rx_end_ns)
+            stm32f4.rx_stop_pending = 1; /* after the byte arriving */
+        else
+            i2c_stop_now();
+    }
+}
+
+static void i2c_address_written(uint32_t value, uint32_t sr1)
+{
+    if (!stm32f4.sb_read) stm32f4.address_without_sb_read++; /* SB clears by reading SR1, then DR */
+    REG(I2C1_SR1) = sr1 & ~I2C_SR1_SB;
+    stm32f4.sb_read = 0;
+    if (stm32f4.arlo_at_address) { /* another master sent a lower address: back to slave mode, ARLO */
+        stm32f4.arlo_at_address = 0;
+        REG(I2C1_SR1) |= I2C_SR1_ARLO;
         stm32f4.transfer_active = 0;
-        REG(I2C1_SR1) &= I2C_SR1_RXNE | I2C_SR1_AF; /* a byte being received still arrives */
+        stm32f4.other_busy_until_ns = stm32f4.now_ns + 10u * STM32F4_MODEL_BYTE_NS; /* its transfer goes on */
+        return;
+    }
+    if ((value >> 1) == stm32f4.slave_address) {
+        REG(I2C1_SR1) |= I2C_SR1_ADDR;
+        stm32f4.receiving = (int)(value & 1u);
+        stm32f4.slave_first_byte = !stm32f4.receiving;
+        stm32f4.data_bytes = stm32f4.rx_count = 0;
+        stm32f4.rx_shift_full = stm32f4.rx_stop_pending = 0;
+    } else {
+        REG(I2C1_SR1) |= I2C_SR1_AF;
     }
 }
 
 static void i2c_dr_written(uint32_t value)
 {
     uint32_t sr1 = REG(I2C1_SR1);
-    if ((sr1 & I2C_SR1_SB) && stm32f4.sb_read) { /* the address byte */
-        REG(I2C1_SR1) = sr1 & ~I2C_SR1_SB;
-        stm32f4.sb_read = 0;
-        if ((value >> 1) == stm32f4.slave_address) {
-            REG(I2C1_SR1) |= I2C_SR1_ADDR;
-            stm32f4.receiving = (int)(value & 1u);
-            stm32f4.slave_first_byte = !stm32f4.receiving;
-        } else {
-            REG(I2C1_SR1) |= I2C_SR1_AF;
-        }
+    if (sr1 & I2C_SR1_SB) {
+        i2c_address_written(value, sr1);
         return;
     }
     if (!stm32f4.transfer_active || stm32f4.receiving) return;
-    if (stm32f4.slave_first_byte) {
-        stm32f4.slave_pointer = (uint8_t)value;
-        stm32f4.slave_first_byte = 0;
-    } else {
-        stm32f4.slave_reg[stm32f4.slave_pointer++] = (uint8_t)value;
-        stm32f4.slave_writes++;
+    if (sr1 & I2C_SR1_ADDR) stm32f4.data_before_addr_cleared++;
+    i2c_shift();
+    if (!(REG(I2C1_SR1) & I2C_SR1_TXE)) {
+        stm32f4.dr_overwrites++; /* DR still held the byte before */
+        return;
     }
-    REG(I2C1_SR1) |= I2C_SR1_TXE | I2C_SR1_BTF;
+    REG(I2C1_SR1) &= ~I2C_SR1_BTF;
+    if (!stm32f4.shift_end_ns) { /* straight into the shift register: DR stays empty */
+        stm32f4.shift_byte = (uint8_t)value;
+        stm32f4.shift_end_ns = stm32f4.now_ns + STM32F4_MODEL_BYTE_NS;
+    } else {
+        stm32f4.dr_byte = (uint8_t)value;
+        stm32f4.dr_full = 1;
+        REG(I2C1_SR1) &= ~I2C_SR1_TXE;
+    }
 }
 
 void stm32f4_model_hold_sda(uint32_t clocks)
@@ -209,6 +364,10 @@ static void register_written(uint32_t address, uint32_t value, uint32_t old)
     volatile uint32_t *c = cell(address);
     switch (address) {
     case RCC_CR:
+        if (((value ^ old) & RCC_CR_HSEBYP) && (old & RCC_CR_HSEON)) { /* written only with HSE off */
+            stm32f4.hsebyp_while_on++;
+            *c = (*c & ~RCC_CR_HSEBYP) | (old & RCC_CR_HSEBYP);
+        }
         if ((value & RCC_CR_HSEON) && !(old & RCC_CR_HSEON)) {
             stm32f4.hse_on_ns = stm32f4.now_ns;
             stm32f4.hsebyp_before_hseon = (old & RCC_CR_HSEBYP) != 0u;
@@ -216,12 +375,24 @@ static void register_written(uint32_t address, uint32_t value, uint32_t old)
         if (!(value & RCC_CR_HSEON)) *c &= ~RCC_CR_HSERDY;
         if ((value & RCC_CR_PLLON) && !(old & RCC_CR_PLLON)) stm32f4.pll_on_ns = stm32f4.now_ns;
         break;
+    case RCC_PLLCFGR:
+        if (REG(RCC_CR) & RCC_CR_PLLON) { /* ignored while the PLL runs */
+            stm32f4.pllcfgr_while_on++;
+            *c = old;
+        }
+        break;
     case RCC_CFGR:
+        if ((value & RCC_CFGR_SW_Msk) == RCC_CFGR_SW_PLL && !pll_ready()) {
+            stm32f4.switch_before_ready++; /* SWS keeps the old source */
+            *c = (value & ~RCC_CFGR_SWS_Msk) | (old & RCC_CFGR_SWS_Msk);
+            break;
+        }
         *c = (value & ~RCC_CFGR_SWS_Msk) | (value & RCC_CFGR_SW_Msk) << 2; /* the switch is immediate here */
         if ((value & RCC_CFGR_SW_Msk) == RCC_CFGR_SW_PLL) {
             stm32f4.latency_at_switch = (int)(REG(FLASH_ACR) & 15u);
             stm32f4.acr_read_at_switch = stm32f4.acr_read_back;
         }
+        if (stm32f4_model_sysclk() / apb1_divider(*c) > 42000000u) stm32f4.apb1_over_max++;
         break;
     case FLASH_ACR:
         if ((value & FLASH_ACR_LATENCY_Msk) != (old & FLASH_ACR_LATENCY_Msk)) stm32f4.acr_read_back = 0;
@@ -256,7 +427,10 @@ static void register_written(uint32_t address, uint32_t value, uint32_t old)
             *c = old;
             break;
         }
-        if ((value & FLASH_CR_STRT) && (value & FLASH_CR_SER)) flash_erase(value);
+        if ((value & FLASH_CR_STRT) && (value & FLASH_CR_SER)) {
+            if (REG(FLASH_SR) & FLASH_SR_ERRORS) stm32f4.started_with_errors++;
+            flash_erase(value);
+        }
         *c = value & ~FLASH_CR_STRT;
         break;
     case IWDG_KR:
@@ -266,6 +440,7 @@ static void register_written(uint32_t address, uint32_t value, uint32_t old)
         }
         if (value == IWDG_KEY_ENABLE) stm32f4.iwdg_unlocked = 1;
         if (value == IWDG_KEY_RELOAD) {
+            if (iwdg_updating()) stm32f4.iwdg_reload_while_updating++;
             stm32f4.kicks++;
             stm32f4.last_kick_ns = stm32f4.now_ns;
             stm32f4.iwdg_unlocked = 0;
@@ -277,9 +452,11 @@ static void register_written(uint32_t address, uint32_t value, uint32_t old)
         if (!stm32f4.iwdg_unlocked) {
             stm32f4.iwdg_locked_writes++;
             *c = old;
+        } else if (iwdg_updating() & (address == IWDG_PR ? IWDG_SR_PVU : IWDG_SR_RVU)) {
+            stm32f4.iwdg_write_while_updating++; /* the update in progress wins */
+            *c = old;
         } else {
-            REG(IWDG_SR) |= address == IWDG_PR ? IWDG_SR_PVU : IWDG_SR_RVU;
-            stm32f4.iwdg_update_ns = stm32f4.now_ns;
+            *(address == IWDG_PR ? &stm32f4.pr_update_ns : &stm32f4.rlr_update_ns) = stm32f4.now_ns + IWDG_UPDATE_NS;
         }
         break;
     case SYST_CVR:
@@ -320,17 +497,16 @@ static void register_read(uint32_t address)
         if (stm32f4.sr1_read_with_addr && (REG(I2C1_SR1) & I2C_SR1_ADDR)) {
             REG(I2C1_SR1) &= ~I2C_SR1_ADDR;
             stm32f4.sr1_read_with_addr = 0;
-            if (stm32f4.receiving)
-                i2c_next_byte();
-            else
+            if (stm32f4.receiving) {
+                stm32f4.rx_last_ack = 1;
+                i2c_rx_next(stm32f4.now_ns);
+            } else {
                 REG(I2C1_SR1) |= I2C_SR1_TXE;
+            }
         }
         break;
     case I2C1_DR:
-        if (stm32f4.receiving) {
-            REG(I2C1_SR1) &= ~(I2C_SR1_RXNE | I2C_SR1_BTF);
-            if (stm32f4.transfer_active) i2c_next_byte();
-        }
+        if (stm32f4.receiving) i2c_dr_read();
         break;
     case FLASH_ACR: stm32f4.acr_read_back = 1; break;
     default: break;
@@ -354,7 +530,16 @@ static void settle(void)
                  written = stm32f4.pending_kind == 2 ? stm32f4.latch32 : stm32f4.latch8;
         uint32_t psize = REG(FLASH_CR) & FLASH_CR_PSIZE_Msk;
         if (written == stm32f4.pending_value) break; /* a read */
-        if (!(REG(FLASH_CR) & FLASH_CR_PG) || flash_busy()) break;
+        if (flash_busy()) break;
+        if (!(REG(FLASH_CR) & FLASH_CR_PG) || (REG(FLASH_CR) & FLASH_CR_LOCK)) {
+            REG(FLASH_SR) |= FLASH_SR_PGSERR; /* a write to the flash not set up for programming (§3.8.4) */
+            break;
+        }
+        if (REG(FLASH_SR) & FLASH_SR_ERRORS) stm32f4.started_with_errors++;
+        if (offset % width != 0u) {
+            REG(FLASH_SR) |= FLASH_SR_PGAERR; /* not aligned to its size */
+            break;
+        }
         if (psize != (width == 4u ? FLASH_CR_PSIZE_32 : FLASH_CR_PSIZE_8)) {
             stm32f4.psize_mismatch++;
             REG(FLASH_SR) |= FLASH_SR_PGPERR;
@@ -412,7 +597,7 @@ static void refresh(uint32_t address)
     case RCC_CR:
         if ((*c & RCC_CR_HSEON) && stm32f4.hse_present && stm32f4.now_ns - stm32f4.hse_on_ns >= HSE_READY_NS)
             *c |= RCC_CR_HSERDY;
-        if ((*c & RCC_CR_PLLON) && stm32f4.now_ns - stm32f4.pll_on_ns >= PLL_LOCK_NS) *c |= RCC_CR_PLLRDY;
+        if (pll_ready()) *c |= RCC_CR_PLLRDY;
         break;
     case SYST_CVR:
         if (!(REG(SYST_CSR) & SYST_CSR_ENABLE) && stm32f4.systick_start_ns == 0u)
@@ -432,12 +617,16 @@ static void refresh(uint32_t address)
         if (flash_busy()) stm32f4.now_ns += FLASH_POLL_NS;
         flash_operation_ends();
         break;
-    case IWDG_SR:
-        if (*c && stm32f4.now_ns - stm32f4.iwdg_update_ns >= IWDG_UPDATE_NS) *c = 0;
+    case IWDG_SR: *c = iwdg_updating(); break;
+    case I2C1_SR1:
+        i2c_start_when_free();
+        i2c_shift();
+        i2c_receive();
         break;
     case I2C1_SR2:
-        *c = (stm32f4.transfer_active || !stm32f4.sda || !stm32f4.scl) && (REG(I2C1_CR1) & I2C_CR1_PE) ? I2C_SR2_BUSY
-                                                                                                       : 0u;
+        i2c_start_when_free();
+        i2c_receive();
+        *c = (stm32f4.transfer_active || !bus_free()) && (REG(I2C1_CR1) & I2C_CR1_PE) ? I2C_SR2_BUSY : 0u;
         break;
     default: break;
     }

@@ -19,6 +19,8 @@
 #define STM32F4_MODEL_FLASH     0x08000000u
 #define STM32F4_MODEL_FLASH_KB  512u
 #define STM32F4_MODEL_CELLS     96u
+#define STM32F4_MODEL_BYTE_NS   22500u /* a byte and its acknowledge at 400 kHz: 9 x 2.5 us */
+#define STM32F4_MODEL_NO_NACK   0xFFu
 
 typedef struct stm32f4_model_cell {
     uint32_t address;
@@ -43,6 +45,10 @@ typedef struct stm32f4_model {
     uint64_t hse_on_ns;      /* when HSEON was set */
     int hsebyp_before_hseon; /* HSEBYP was set while HSEON was 0 */
     uint64_t pll_on_ns;
+    /* what RM0368 §6.3 forbids: HSEBYP changed while HSEON (§6.3.1), PLLCFGR written while the PLL
+     * runs (§6.3.2), SW choosing the PLL before PLLRDY (the switch does not happen), APB1 above its
+     * 42 MHz (PPRE1, §6.3.3) */
+    uint32_t hsebyp_while_on, pllcfgr_while_on, switch_before_ready, apb1_over_max;
     int acr_read_back;      /* FLASH_ACR read after its LATENCY changed, before the clock switch */
     int latency_at_switch;  /* LATENCY when SW chose the PLL */
     int acr_read_at_switch; /* and whether it had been read back by then */
@@ -67,12 +73,16 @@ typedef struct stm32f4_model {
     uint32_t flash_access_while_busy, cr_write_while_busy, cr_write_while_locked, psize_mismatch, not_erased,
         image_touched, dcache_reset_while_on;
     uint32_t dcache_resets;
+    uint32_t started_with_errors; /* STRT or a programming write while an error flag was still set */
 
     /* watchdog */
     uint32_t lsi_hz;
     int iwdg_started, iwdg_unlocked, iwdg_fired;
-    uint64_t last_kick_ns, iwdg_update_ns;
+    uint64_t last_kick_ns, pr_update_ns, rlr_update_ns; /* PVU/RVU: set until then */
     uint32_t kicks, iwdg_locked_writes;
+    /* RM0368 §16.4.4: PR only while PVU is 0, RLR only while RVU is 0; a reload meanwhile reloads the
+     * old value */
+    uint32_t iwdg_write_while_updating, iwdg_reload_while_updating;
 
     /* I2C bus: PB8 = SCL, PB9 = SDA */
     uint8_t slave_address;
@@ -83,7 +93,29 @@ typedef struct stm32f4_model {
     int scl, sda;               /* line levels */
     uint32_t scl_rises, bus_stops, bus_starts, mode_switch_falls;
     int transfer_active, receiving, sr1_read_with_addr, sb_read;
-    uint32_t swrsts, transfers_started, slave_writes;
+    uint32_t swrsts, transfers_started, slave_writes, i2c_stops;
+    /* I2C1 as a transmitter (RM0368 §18.3.3, figure 163): a byte moves from DR to the shift register
+     * (TXE 1 again) and takes STM32F4_MODEL_BYTE_NS; BTF when it is sent and DR is empty. */
+    uint64_t shift_end_ns; /* 0: the shift register is empty */
+    int dr_full;           /* a byte waits in DR behind the one being sent */
+    uint8_t dr_byte, shift_byte;
+    uint8_t slave_nack_at;        /* the slave refuses this data byte of a write (0: the register address) */
+    uint32_t data_bytes;          /* data bytes of the current write so far */
+    int arlo_at_address;          /* the next address byte loses arbitration to another master */
+    uint64_t other_busy_until_ns; /* another master holds the bus until then */
+    int start_pending;            /* START asked for while the bus was busy: sent once it is free */
+    /* what the sequence forbids: DR written while TXE is 0 (a byte lost), data before ADDR was cleared
+     * (SR1 then SR2), the address without SB read first, STOP while a byte is still to be sent */
+    uint32_t dr_overwrites, data_before_addr_cleared, address_without_sb_read, stop_cut;
+    /* I2C1 as a receiver (§18.3.3, figure 164): a byte every STM32F4_MODEL_BYTE_NS into DR (RXNE);
+     * a second one waits in the shift register (BTF) with SCL stretched until DR is read. The master
+     * acknowledges a byte when ACK is set as it ends; with POS the ACK bit decides the byte after
+     * (the first is acknowledged). STOP asked for during a byte follows that byte. */
+    uint64_t rx_end_ns; /* 0: no byte arriving */
+    uint32_t rx_count;
+    int rx_shift_full, rx_shift_ack, rx_last_ack, rx_pos_ack, rx_stop_pending;
+    uint8_t rx_shift_byte;
+    uint32_t rx_stop_after_ack; /* STOP after an acknowledged last byte: the slave may hold SDA */
 } stm32f4_model;
 
 extern stm32f4_model stm32f4;
@@ -103,5 +135,7 @@ uint64_t stm32f4_model_iwdg_timeout_ns(void);
 void stm32f4_model_hold_sda(uint32_t clocks);
 /* Time passes without an access. */
 void stm32f4_model_advance(uint64_t ns);
+/* Every count of what the reference manual forbids, summed (0 for a port that keeps every rule). */
+uint32_t stm32f4_model_violations(void);
 
 #endif

@@ -8,22 +8,23 @@
  *   flash:  erase and programming: keys, PSIZE, the watchdog kicked right before and outlasting a
  *           2 s erase at LSI's fastest, nothing touching the flash while it is busy (item 3)
  *   i2c:    a slave holding SDA: cleared at init and when BUSY persists, then transfers work (item 4)
- *   pins:   alternate function, type, speed and pull before the mode; no pull-ups on PB8/PB9 (item 6) */
+ *   pins:   alternate function, type, speed and pull before the mode; no pull-ups on PB8/PB9 (item 6)
+ * RM0368's register sequences for RCC, the IWDG, the flash controller and I2C1 (issue 23) are in
+ * test_stm32f4_sequences.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "model_stm32f4.h"
 #include "port.h"
 #include "test.h"
+#include "test_stm32f4.h"
 
 /* Here a register macro names its address (for stm32f4_model_peek), not an access. */
 #undef STM32F4_REG
 #define STM32F4_REG(address) (address)
 #define PEEK(reg)            stm32f4_model_peek(reg)
 
-void SysTick_Handler(void);
-
-static void boot(int hse)
+void boot(int hse)
 {
     stm32f4_model_reset();
     stm32f4.hse_present = hse;
@@ -244,6 +245,7 @@ int main(void)
     run_test("stm32f4 flash erase and programming", flash_erase_and_program);
     run_test("stm32f4 I2C bus cleared at init", i2c_cleared_at_init);
     run_test("stm32f4 I2C bus cleared when BUSY persists", i2c_cleared_when_busy);
+    stm32f4_sequence_tests();
     printf("stm32f4 port on the register model: %d tests, %d checks, %d failures\n", tests_run, test_checks,
            test_failures);
     return test_failures == 0 ? 0 : 1;

@@ -11,10 +11,14 @@ Starts qemu-system-arm (netduinoplus2) paused, finds USART2's pseudo-terminal th
      and it falls back to HSI and says so (clock.c);
   5. with --watchdog: sends the QEMU stall text, expects QEMU to report a guest reset (the software
      watchdog), and a new HELLO to be answered in a different epoch.
+  6. with --mux N (an image built THRUM_CHANNELS=N THRUM_MUX=1): INFO lists N channels and a
+     tick_hz of 1000 (500 beyond six channels: the I2C budget), every
+     port's chip got its own DEV_RESET behind its mux select (`i2c 70 VV`), and samples streamed
+     to each channel reach RTP_INPUT behind that channel's port, and no other.
 USART1 (the I2C trace, `tick max` lines) goes to a file (--act-log). Every wait has a timeout and
 QEMU is always killed. Exit status 0 on success.
 
-Usage: qemu_smoke.py [--qemu qemu-system-arm] [--watchdog] [--act-log FILE] build/thrum-qemu.elf
+Usage: qemu_smoke.py [--qemu qemu-system-arm] [--watchdog] [--mux N] [--act-log FILE] build/thrum-qemu.elf
 """
 import argparse
 import json
@@ -183,6 +187,8 @@ def handshake(board, within=5.0):
           (epoch, major, minor, firmware, name, serial))
     if major != PROTOCOL_MAJOR:
         raise RuntimeError("INFO states message set %d.%d" % (major, minor))
+    board.tick_hz = struct.unpack("<I", payload[at + 3:at + 7])[0]  # after max_payload and window
+    board.channels = payload[at + 28]  # after max_payload .. stream_max_samples: the channels' count
     return epoch
 
 
@@ -197,22 +203,64 @@ def ping(board, epoch):
     return tx_time
 
 
-def stream(board, epoch, board_time, act_log):
+def chip_writes(act_log, start=0):
+    """The DRV2605L writes of the trace from byte `start` on as (mux control before them or None,
+    register, value)."""
+    control, writes = None, []
+    with open(act_log, "rb") as log:
+        log.seek(start)
+        for line in log.read().decode(errors="replace").splitlines():
+            fields = line.split()
+            if len(fields) == 3 and fields[0] == "i2c" and fields[1] == "70":
+                control = int(fields[2], 16)
+            elif len(fields) == 4 and fields[:2] == ["i2c", "5a"]:
+                writes.append((control, int(fields[2], 16), int(fields[3], 16)))
+    return writes
+
+
+def stream(board, epoch, board_time, act_log, channel=0, port_control=None, start=0):
     """28 samples at full amplitude, one a millisecond, from 50 ms after the PONG's board time (a
     board time, as a host's clock sync gives it; at_time 0 would mean "now"): the driver writes
-    RTP_INPUT."""
+    RTP_INPUT (behind the mux select `port_control` when given). Realtime frames are never repeated
+    by the link, and QEMU's pty has been seen to lose one: up to three tries, each a new seq."""
     samples = bytes([255, 128] * 28)
-    payload = struct.pack("<BIHB", 0, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
-    board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel="realtime", seq=1))
-    limit = time.monotonic() + 3.0
-    while time.monotonic() < limit:
-        with open(act_log) as log:
-            levels = [line.split()[3] for line in log if line.startswith("i2c 5a 02 ")]
-        if any(level != "00" for level in levels):
-            print("stream: %d RTP writes in the I2C trace, peak %s" % (len(levels), max(levels)))
-            return
-        time.sleep(0.05)
-    raise RuntimeError("no RTP level in %s after STREAM_SAMPLES" % act_log)
+    for attempt in range(3):
+        if attempt:
+            board_time = ping(board, epoch)
+        board.rt_seq = getattr(board, "rt_seq", 0) + 1
+        payload = struct.pack("<BIHB", channel, (board_time + 50000) & 0xFFFFFFFF, 1000, 28) + samples
+        board.send(frame(MSG_STREAM_SAMPLES, payload, epoch=epoch, channel="realtime", seq=board.rt_seq))
+        limit = time.monotonic() + 1.0
+        while time.monotonic() < limit:
+            levels = [(control, value) for control, register, value in chip_writes(act_log, start) if register == 0x02]
+            sounding = [control for control, value in levels if value != 0]
+            if sounding and port_control is None:
+                print("stream: %d RTP writes in the I2C trace, peak %02x" % (len(levels), max(v for _, v in levels)))
+                return
+            if sounding and set(sounding) == {port_control}:
+                print("stream to channel %d: RTP levels behind mux select %02x only" % (channel, port_control))
+                return
+            if sounding:
+                raise RuntimeError("channel %d's levels went behind mux selects %s" % (channel, sorted(set(sounding))))
+            time.sleep(0.05)
+    raise RuntimeError("no RTP level in %s after STREAM_SAMPLES (three tries)" % act_log)
+
+
+def mux_channels(board, epoch, act_log, count):
+    """INFO's channels; each port's chip reset behind its own select; a stream per channel on its port."""
+    if board.channels != count:
+        raise RuntimeError("INFO lists %d channels, expected %d" % (board.channels, count))
+    # six level changes fit a 1 ms tick on the 400 kHz bus (drivers/tca9548a/README.md): more, a 2 ms tick
+    if board.tick_hz != (1000 if count <= 6 else 500):
+        raise RuntimeError("INFO's tick_hz is %d with %d channels behind the mux" % (board.tick_hz, count))
+    resets = {control for control, register, value in chip_writes(act_log) if (register, value) == (0x01, 0x80)}
+    if resets != {1 << port for port in range(count)}:
+        raise RuntimeError("DEV_RESET behind mux selects %s, expected one per port 0-%d" % (sorted(resets), count - 1))
+    print("mux: %d channels and tick_hz %d in INFO, a DEV_RESET behind each port's select" % (count, board.tick_hz))
+    for channel in range(count):
+        time.sleep(0.2)  # the stream before fades out (keep-alive) and its last writes are in the log
+        start = os.path.getsize(act_log)  # from here on: this channel's writes only
+        stream(board, epoch, ping(board, epoch), act_log, channel, 1 << channel, start)
 
 
 def clock_line(act_log):
@@ -230,6 +278,7 @@ def main():
     parser.add_argument("--qemu", default="qemu-system-arm")
     parser.add_argument("--act-log", default=None, help="file for USART1 (default: beside the image)")
     parser.add_argument("--watchdog", action="store_true", help="also force a watchdog reset")
+    parser.add_argument("--mux", type=int, default=0, help="the image's channels behind a TCA9548A")
     parser.add_argument("--timeout", type=float, default=30.0)
     options = parser.parse_args()
     act_log = options.act_log or os.path.join(os.path.dirname(os.path.abspath(options.elf)), "act.log")
@@ -237,8 +286,11 @@ def main():
     try:
         epoch = handshake(board)
         board_time = ping(board, epoch)
-        stream(board, epoch, board_time, act_log)
         clock_line(act_log)
+        if options.mux:
+            mux_channels(board, epoch, act_log, options.mux)
+        else:
+            stream(board, epoch, board_time, act_log)
         if options.watchdog:
             board.send(STALL_TEXT)
             board.wait_event("RESET", 5.0)
