@@ -16,8 +16,14 @@
 #define THR_FRAC_TO_EIGHTH_MS(frac) ((((uint32_t)(frac) >> 8) * 2098u) >> 18)
 
 /* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12).
- * Inline: on the renderer's per-event path a call costs more than the body. */
+ * Inline: on the renderer's per-event path a call costs more than the body; always where the
+ * renderer works out ramps in its loop (THR_RENDER_RAMPS_INLINE: a division is an instruction),
+ * else as the compiler sees fit (a Cortex-M0+'s 16 KB build keeps one copy). */
+#if THR_RENDER_RAMPS_INLINE
+THR_ACCESSOR uint32_t thr_ramp(uint32_t x, uint32_t length)
+#else
 static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
+#endif
 {
     /* keep x << 15 within 32 bits: long spans lose their low bits first, one bit at a time until
      * length <= 0x1FFFF, that is by its bit length less 17 (at once where the processor counts
