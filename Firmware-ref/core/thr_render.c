@@ -278,7 +278,8 @@ void thr_render_tick(thr_core *core, uint32_t t)
              * call and the tests that cannot change the result here: a gain of 0 adds 0 to every
              * sum, and tau + tick cannot wrap (a segment is at most 1 s: thr_envelope_us) */
             uint32_t tau = ev->tau, a_us = ev->a_us;
-            uint32_t shape = tau < a_us ? thr_ramp(tau, a_us) : THR_Q15_ONE - thr_ramp(tau - a_us, ev->d_us);
+            uint32_t shape =
+                tau < a_us ? thr_ramp_inline(tau, a_us) : THR_Q15_ONE - thr_ramp_inline(tau - a_us, ev->d_us);
             if (m->sounding) (void)add_event(m, ev, shape);
             ev->tau = tau + tick;
         }
