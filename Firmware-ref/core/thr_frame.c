@@ -29,7 +29,7 @@ void thr_frame_rx_init(thr_frame_rx *rx, uint8_t *buffer, uint16_t capacity, uin
 }
 
 /* COBS-decodes the piece in place (output never overtakes input). Returns the decoded length or -1. */
-THR_NOINLINE static int32_t cobs_decode(uint8_t *buf, uint16_t length)
+static int32_t cobs_decode(uint8_t *buf, uint16_t length)
 {
     uint16_t in = 0, out = 0;
     while (in < length) {

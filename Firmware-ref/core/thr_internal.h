@@ -16,8 +16,9 @@
 #define THR_FRAC_TO_EIGHTH_MS(frac) ((((uint32_t)(frac) >> 8) * 2098u) >> 18)
 
 /* 32768 x / length for 0 <= x < length, 32-bit only (exact below 131 ms, else within 2^-12).
- * Inline: on the renderer's per-event path a call costs more than the body. */
-static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
+ * Always inline where the renderer works out ramps in its loop (THR_RENDER_RAMPS_INLINE); elsewhere
+ * through thr_ramp, inline as the compiler sees fit (a Cortex-M0+'s 16 KB build keeps one copy). */
+THR_ACCESSOR uint32_t thr_ramp_inline(uint32_t x, uint32_t length)
 {
     /* keep x << 15 within 32 bits: long spans lose their low bits first, one bit at a time until
      * length <= 0x1FFFF, that is by its bit length less 17 (at once where the processor counts
@@ -35,6 +36,11 @@ static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
     }
 #endif
     return (x << 15) / length;
+}
+/* Inline: on the renderer's per-event path a call costs more than the body. */
+static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
+{
+    return thr_ramp_inline(x, length);
 }
 /* Board microseconds for a stretch of pattern time (ms + frac/256000) at rate/256: 32-bit only,
  * saturating. */

@@ -257,10 +257,6 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         trace_read(core, a, v);
         return;
     }
-    if (f->type == THR_MSG_ACTUATOR_CALIBRATE) {
-        calibrate(core, a, v);
-        return;
-    }
     switch (f->type) {
     case THR_MSG_UPLOAD_BEGIN:
         s = thr_store_begin(core, thr_get_upload_begin_size(v), thr_get_upload_begin_hash(v), &handle);
@@ -319,6 +315,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         s = thr_player_channels(core, thr_get_player_channels_player(a), at, thr_get_player_channels_channels_count(a),
                                 thr_get_player_channels_channels_item(a, 0));
         break;
+    case THR_MSG_ACTUATOR_CALIBRATE: calibrate(core, a, v); return;
     case THR_MSG_CLOCK_TRIM: s = thr_clock_trim(core, thr_get_clock_trim_rate_ppb(v)); break;
     case THR_MSG_CHANNEL_READ: channel_read(core, a, v); return;
     case THR_MSG_ENGINE_START:

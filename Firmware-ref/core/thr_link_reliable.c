@@ -16,7 +16,7 @@ static uint32_t estimated_rto(const thr_link *l)
     return rto < RTO_MIN ? RTO_MIN : rto > RTO_MAX ? RTO_MAX : rto;
 }
 
-static void rtt_sample(thr_link *l, uint32_t r)
+THR_NOINLINE static void rtt_sample(thr_link *l, uint32_t r)
 {
     if (l->srtt == 0u) {
         l->srtt = r ? r : 1u;

@@ -48,7 +48,7 @@ THR_NOINLINE static void send_frame(thr_core *core, uint8_t *plain, uint8_t chan
     thr_frame_write(&f, plain, put_serial, core);
 }
 
-void thr_link_send_control(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
+THR_NOINLINE void thr_link_send_control(thr_core *core, uint8_t type, const uint8_t *payload, uint16_t length)
 {
     uint8_t frame[THR_FRAME_HEADER + 200u + THR_FRAME_CRC];
     if (length > 200u) return;

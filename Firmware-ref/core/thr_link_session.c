@@ -280,7 +280,7 @@ void thr_link_init(thr_core *core)
     l->peer_window = 1;
 }
 
-void thr_link_poll(thr_core *core)
+THR_NOINLINE void thr_link_poll(thr_core *core)
 {
     thr_link *l = &core->link;
     thr_frame_rx rx;

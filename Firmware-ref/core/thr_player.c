@@ -60,7 +60,7 @@ static void curve_advance(const thr_core *core, const thr_player *pl, thr_ctl *c
     }
 }
 
-THR_NOINLINE static void apply_control(const thr_core *core, thr_player *pl, const thr_record *rec)
+static void apply_control(const thr_core *core, thr_player *pl, const thr_record *rec)
 {
     uint8_t slot = thr_ctl_slot_of_timeline_code(rec->control);
     thr_ctl *c;
@@ -241,7 +241,7 @@ static void pass_reset(thr_pass *ps, uint32_t p_ms, uint32_t p_frac)
 }
 
 /* A fresh authored control state: every control neutral. */
-THR_NOINLINE static void controls_reset(thr_player *pl)
+static void controls_reset(thr_player *pl)
 {
     unsigned s;
     memset(pl->ctl, 0, sizeof pl->ctl);
@@ -399,7 +399,7 @@ static void do_actions(thr_core *core, uint8_t player, uint32_t t)
 
 /* A PLAYER_CHANNELS whose time has come: the player's events sound on the new set from this tick
  * on, where they are (SEMANTICS.md §12.1). */
-static void channels_take(thr_player *pl, uint32_t t)
+THR_NOINLINE static void channels_take(thr_player *pl, uint32_t t)
 {
     if (!pl->next_mask || !due(pl->next_channels_at, t)) return;
     pl->channel_mask = pl->next_mask;
@@ -470,7 +470,7 @@ static uint32_t trimmed_tick_us(thr_core *core)
 }
 
 /* After rendering: every playing pass moves on by one tick of (trimmed) board time times the rate. */
-void thr_players_advance(thr_core *core)
+THR_NOINLINE void thr_players_advance(thr_core *core)
 {
     uint8_t p;
     uint32_t tick = trimmed_tick_us(core);

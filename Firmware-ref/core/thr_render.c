@@ -90,7 +90,7 @@ typedef struct player_mix {
 
 /* Adds one sounding event (gain applied) into its player's sums: §3.2, clamp01(level x a x r) x gain
  * (a, r <= 1: no clamp needed); sharpness clamp01(s + a + r). */
-static uint32_t add_event(player_mix *m, const thr_active *ev, uint32_t gain)
+THR_ACCESSOR uint32_t add_event(player_mix *m, const thr_active *ev, uint32_t gain)
 {
     uint32_t level;
     if (ev->flags & THR_AF_HAPTIC) {
@@ -268,7 +268,23 @@ void thr_render_tick(thr_core *core, uint32_t t)
                     m->sums.audio += level;
                 }
             }
-        } else if (p_ms != NOT_PLAYING && !render_event(core, m, ev, p_ms, tick)) {
+        }
+#if THR_RENDER_RAMPS_INLINE
+        else if ((ev->flags & (THR_AF_ATTACK_KNOWN | THR_AF_RELEASING)) == THR_AF_ATTACK_KNOWN && p_ms < ev->end_ms &&
+                 (ev->tau < ev->a_us || ((ev->flags & (THR_AF_SUSTAINED | THR_AF_DECAY_KNOWN)) == THR_AF_DECAY_KNOWN &&
+                                         ev->tau - ev->a_us < ev->d_us))) {
+            /* in its attack, or in a decay not over (its segments worked out: a continuous event;
+             * no release due, its pass playing): what event_gain and render_event do, without the
+             * call and the tests that cannot change the result here: a gain of 0 adds 0 to every
+             * sum, and tau + tick cannot wrap (a segment is at most 1 s: thr_envelope_us) */
+            uint32_t tau = ev->tau, a_us = ev->a_us;
+            uint32_t shape =
+                tau < a_us ? thr_ramp_inline(tau, a_us) : THR_Q15_ONE - thr_ramp_inline(tau - a_us, ev->d_us);
+            if (m->sounding) (void)add_event(m, ev, shape);
+            ev->tau = tau + tick;
+        }
+#endif
+        else if (p_ms != NOT_PLAYING && !render_event(core, m, ev, p_ms, tick)) {
             *ev = *--end;
             continue;
         } /* else paused: frozen and silent */

@@ -73,6 +73,18 @@
  * simulator and the STM32F4 port turn it on. */
 #define THR_CHANNEL_PAN 0
 #endif
+#ifndef THR_RENDER_RAMPS_INLINE
+/* 1: the renderer works out an event in its attack or decay in its loop over the events, as it does
+ * a steady one, rather than through the general per-event path (a call and the tests of every
+ * case): about a third fewer instructions per ramping event, about 100 bytes more. The default:
+ * on where a division is an instruction (Cortex-M3/M4/M7, hosts), off on a Cortex-M0+, where the
+ * ramp's software division costs more than the saving and the 16 KB build has no room. */
+#if defined(__arm__) && !defined(__ARM_FEATURE_IDIV)
+#define THR_RENDER_RAMPS_INLINE 0
+#else
+#define THR_RENDER_RAMPS_INLINE 1
+#endif
+#endif
 #ifndef THR_TRACE_READ
 /* 1: TRACE_READ reads the board's trace memory through hal.trace_read (thr_hal.h): the simulator,
  * whose tests and benchmarks read back what each channel rendered. 0 (the default): TRACE_READ
