@@ -1,0 +1,93 @@
+import Foundation
+import ThrumModel
+
+/// Converts a sound into a haptic pattern (Protocol/AUDIO-TO-HAPTICS.md).
+///
+/// The file is read in blocks through libsndfile, mixed down to one channel, resampled to 24 kHz
+/// with libsamplerate and analysed in 21 ms frames every 2.7 ms (kissfft). Memory stays the same
+/// whatever the file's length; only the pattern grows with it.
+///
+/// ```swift
+/// let conversion = try AudioToHaptics.convert(contentsOf: url)
+/// print(conversion.report.onsets.count, conversion.pattern.events.count)
+/// ```
+public enum AudioToHaptics {
+    /// Analyses the sound at `url`. `progress` receives the fraction read so far (0…1) after each block.
+    public static func convert(
+        contentsOf url: URL,
+        options: AudioConversionOptions = AudioConversionOptions(),
+        progress: ((Double) -> Void)? = nil
+    ) throws(AudioConversionError) -> AudioConversion {
+        let name = url.lastPathComponent
+        if let problem = options.problem() {
+            throw AudioConversionError(file: name, kind: .invalidOptions, problem: problem)
+        }
+        let reader = try SoundFileReader(url: url, displayName: name)
+        let resampler = Resampler(from: reader.sampleRate, to: Int(AnalysisFrames.sampleRate))
+        let frames = AnalysisFrames(band: options.band)
+        var assembly = PatternAssembly(options: options)
+        var picker = OnsetPicker(sensitivity: options.transientSensitivity, floorAmplitude: assembly.floorAmplitude)
+        var waveform = WaveformSummarizer(
+            columns: options.waveformColumns, announcedFrames: reader.announcedFrames, sampleRate: reader.sampleRate)
+        var statistics = SignalStatistics()
+
+        let take = { (features: FrameFeatures) in
+            assembly.add(features, frameSeconds: frames.frameSeconds)
+            if let onset = picker.append(features) { assembly.add(onset) }
+        }
+        var block: [Float] = []
+        while try reader.read(into: &block) {
+            statistics.add(block)
+            waveform.append(block)
+            frames.append(resampler.process(block, last: false), take)
+            if let progress, reader.announcedFrames > 0 {
+                progress(min(1, Double(reader.framesRead) / Double(reader.announcedFrames)))
+            }
+        }
+        frames.append(resampler.process([], last: true), take)
+        frames.finish(take)
+        for onset in picker.finish() { assembly.add(onset) }
+
+        let duration = Double(reader.framesRead) / Double(reader.sampleRate)
+        let result = assembly.finish(audioFile: name, duration: duration)
+        let report = AudioAnalysisReport(
+            format: reader.format, sampleRate: reader.sampleRate, channels: reader.channels, frames: reader.framesRead,
+            duration: duration, peak: statistics.peak, clippedSamples: statistics.clipped,
+            dcOffset: statistics.mean, peakBandAmplitude: assembly.peakAmplitude, onsets: result.onsets,
+            continuousEvents: result.pattern.events.filter { $0.type == .hapticContinuous }.count,
+            intensityBreakpoints: result.breakpoints.0, sharpnessBreakpoints: result.breakpoints.1,
+            curves: result.curves, intensityMaxError: options.intensityTolerance,
+            sharpnessMaxError: options.sharpnessTolerance)
+        progress?(1)
+        return AudioConversion(pattern: result.pattern, report: report, waveform: waveform.result)
+    }
+}
+
+extension HapticPattern {
+    /// The pattern `AudioToHaptics.convert(contentsOf:options:)` derives from the sound at `url`.
+    public init(
+        analyzingAudioAt url: URL, options: AudioConversionOptions = AudioConversionOptions()
+    ) throws(AudioConversionError) {
+        self = try AudioToHaptics.convert(contentsOf: url, options: options).pattern
+    }
+}
+
+/// Peak, clipping and mean of the mixed-down signal, kept as running sums.
+struct SignalStatistics {
+    private(set) var peak = 0.0
+    private(set) var clipped = 0
+    private var sum = 0.0
+    private var count = 0
+
+    var mean: Double { count > 0 ? sum / Double(count) : 0 }
+
+    mutating func add(_ block: [Float]) {
+        for sample in block {
+            let magnitude = Double(abs(sample))
+            peak = max(peak, magnitude)
+            if magnitude >= 0.999 { clipped += 1 }
+            sum += Double(sample)
+        }
+        count += block.count
+    }
+}

@@ -1,0 +1,94 @@
+/// Picks onsets from the flux as frames arrive: a frame is an onset when its flux is the largest
+/// within ±16 ms, exceeds the mean of the surrounding 100 ms + 32 ms by `delta`, comes at least 30 ms
+/// after the previous onset, and the band is above the noise floor just after it (Böck, Krebs &
+/// Schedl 2012). It looks 32 ms ahead and keeps ~140 ms of frames.
+struct OnsetPicker {
+    struct Candidate {
+        /// The onset frame's index and time.
+        var frame: Int
+        var time: Double
+        /// How much the band's amplitude rose at the onset (same units as `FrameFeatures.amplitude`).
+        var rise: Double
+        /// The band's sharpness just after the onset.
+        var sharpness: Double
+    }
+
+    static let aroundMax = 6
+    static let beforeMean = 38
+    static let ahead = 12
+    static let minimumGap = 11
+
+    private let delta: Double
+    private let floorAmplitude: Double
+    private var frames: [FrameFeatures] = []
+    private var active: [Bool] = []
+    /// The index of `frames[0]`.
+    private var base = 0
+    private var lastOnset = Int.min / 2
+
+    /// `sensitivity` 0…1 maps to a threshold above the local mean of 0.2 (few) … 0.0125 (many)
+    /// mean log-magnitude rise per bin.
+    init(sensitivity: Double, floorAmplitude: Double) {
+        delta = 0.2 * pow16(-sensitivity)
+        self.floorAmplitude = floorAmplitude
+    }
+
+    /// Takes the next frame; returns the onset it confirms (the frame `ahead` frames back), if any.
+    mutating func append(_ features: FrameFeatures) -> Candidate? {
+        frames.append(features)
+        active.append(features.amplitude >= floorAmplitude)
+        defer { trim() }
+        let index = base + frames.count - 1 - Self.ahead
+        guard index >= base else { return nil }
+        return judge(index)
+    }
+
+    /// Judges the frames still waiting for their look-ahead at the end of the sound.
+    mutating func finish() -> [Candidate] {
+        var found: [Candidate] = []
+        let last = base + frames.count - 1
+        var index = max(base, last - Self.ahead + 1)
+        while index <= last {
+            if let onset = judge(index) { found.append(onset) }
+            index += 1
+        }
+        return found
+    }
+
+    private mutating func judge(_ index: Int) -> Candidate? {
+        let position = index - base
+        let flux = frames[position].flux
+        guard flux > delta, index - lastOnset >= Self.minimumGap else { return nil }
+        let end = frames.count - 1
+        let maxRange = max(0, position - Self.aroundMax)...min(end, position + Self.aroundMax)
+        for other in maxRange where frames[other].flux > flux || (other < position && frames[other].flux == flux) {
+            return nil
+        }
+        let meanRange = max(0, position - Self.beforeMean)...min(end, position + Self.ahead)
+        let mean = meanRange.reduce(0) { $0 + frames[$1].flux } / Double(meanRange.count)
+        guard flux >= mean + delta else { return nil }
+        let after = position...min(end, position + Self.ahead)
+        guard after.contains(where: { active[$0] }) else { return nil }
+        lastOnset = index
+        let before = frames[max(0, position - 4)].amplitude
+        let peak = after.map { frames[$0].amplitude }.max() ?? 0
+        let sharpest = after.max { frames[$0].amplitude < frames[$1].amplitude } ?? position
+        return Candidate(
+            frame: index, time: frames[position].time, rise: max(0, peak - before),
+            sharpness: frames[sharpest].sharpness)
+    }
+
+    private mutating func trim() {
+        let keep = Self.beforeMean + Self.ahead + Self.aroundMax + 8
+        if frames.count > 2 * keep {
+            let drop = frames.count - keep
+            frames.removeFirst(drop)
+            active.removeFirst(drop)
+            base += drop
+        }
+    }
+}
+
+private func pow16(_ exponent: Double) -> Double { exp(exponent * log(16)) }
+
+import Foundation
