@@ -152,7 +152,8 @@ let package = Package(
             name: "thrum-bench",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting",
-                "ThrumQEMU", "ThrumService", "ThrumAudioAnalysis", .product(name: "Subprocess", package: "swift-subprocess"),
+                "ThrumQEMU", "ThrumService", "ThrumAudioAnalysis",
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),

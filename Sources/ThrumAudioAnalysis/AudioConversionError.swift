@@ -4,8 +4,10 @@ public struct AudioConversionError: Error, Sendable, Hashable, CustomStringConve
     public enum Kind: Sendable, Hashable {
         /// No such file, a folder, or not readable.
         case unreadable
-        /// libsndfile recognises no audio format in it, or not a codec it can decode.
+        /// libsndfile recognises no audio format in it.
         case notAudio
+        /// A container libsndfile knows holding a codec it does not decode.
+        case unsupportedCodec
         /// The data ends before the header says it should, or the decoder fails partway.
         case truncated
         /// The file holds no samples.

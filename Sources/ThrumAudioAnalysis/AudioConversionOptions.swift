@@ -51,7 +51,8 @@ public struct AudioConversionOptions: Sendable, Hashable {
         if !(band.lowerBound.isFinite && band.upperBound.isFinite) || band.lowerBound < 0
             || band.upperBound > nyquist || band.upperBound - band.lowerBound < 100
         {
-            return "the band \(band.lowerBound)…\(band.upperBound) Hz must lie within 0…\(nyquist) Hz and span at least 100 Hz"
+            return
+                "the band \(band.lowerBound)…\(band.upperBound) Hz must lie within 0…\(nyquist) Hz and span at least 100 Hz"
         }
         if !(gain.isFinite && gain > 0) { return "the gain \(gain) must be a positive number" }
         for (name, value) in [

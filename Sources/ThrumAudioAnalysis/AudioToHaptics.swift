@@ -31,9 +31,9 @@ public enum AudioToHaptics {
             columns: options.waveformColumns, announcedFrames: reader.announcedFrames, sampleRate: reader.sampleRate)
         var statistics = SignalStatistics()
 
+        let release = { (features: FrameFeatures) in assembly.add(features, frameSeconds: frames.frameSeconds) }
         let take = { (features: FrameFeatures) in
-            assembly.add(features, frameSeconds: frames.frameSeconds)
-            if let onset = picker.append(features) { assembly.add(onset) }
+            if let onset = picker.append(features, release: release) { assembly.add(onset) }
         }
         var block: [Float] = []
         while try reader.read(into: &block) {
@@ -46,7 +46,7 @@ public enum AudioToHaptics {
         }
         frames.append(resampler.process([], last: true), take)
         frames.finish(take)
-        for onset in picker.finish() { assembly.add(onset) }
+        for onset in picker.finish(release: release) { assembly.add(onset) }
 
         let duration = Double(reader.framesRead) / Double(reader.sampleRate)
         let result = assembly.finish(audioFile: name, duration: duration)

@@ -1,7 +1,13 @@
+import Foundation
+
 /// Picks onsets from the flux as frames arrive: a frame is an onset when its flux is the largest
 /// within ±16 ms, exceeds the mean of the surrounding 100 ms + 32 ms by `delta`, comes at least 30 ms
 /// after the previous onset, and the band is above the noise floor just after it (Böck, Krebs &
 /// Schedl 2012). It looks 32 ms ahead and keeps ~140 ms of frames.
+///
+/// Frames pass through it and come out (`release`) once judged, with the attack of each onset made
+/// instant: from the onset to the loudest frame after it, the amplitude is that frame's. The 21 ms
+/// window smears a hit's attack over its length; the onset says where it really starts.
 struct OnsetPicker {
     struct Candidate {
         /// The onset frame's index and time.
@@ -33,23 +39,27 @@ struct OnsetPicker {
         self.floorAmplitude = floorAmplitude
     }
 
-    /// Takes the next frame; returns the onset it confirms (the frame `ahead` frames back), if any.
-    mutating func append(_ features: FrameFeatures) -> Candidate? {
+    /// Takes the next frame; returns the onset it confirms (the frame `ahead` frames back), if any,
+    /// and releases that frame.
+    mutating func append(_ features: FrameFeatures, release: (FrameFeatures) -> Void) -> Candidate? {
         frames.append(features)
         active.append(features.amplitude >= floorAmplitude)
         defer { trim() }
         let index = base + frames.count - 1 - Self.ahead
         guard index >= base else { return nil }
-        return judge(index)
+        let onset = judge(index)
+        release(frames[index - base])
+        return onset
     }
 
-    /// Judges the frames still waiting for their look-ahead at the end of the sound.
-    mutating func finish() -> [Candidate] {
+    /// Judges and releases the frames still waiting for their look-ahead at the end of the sound.
+    mutating func finish(release: (FrameFeatures) -> Void) -> [Candidate] {
         var found: [Candidate] = []
         let last = base + frames.count - 1
         var index = max(base, last - Self.ahead + 1)
         while index <= last {
             if let onset = judge(index) { found.append(onset) }
+            release(frames[index - base])
             index += 1
         }
         return found
@@ -73,6 +83,7 @@ struct OnsetPicker {
         let before = frames[max(0, position - 4)].amplitude
         let peak = after.map { frames[$0].amplitude }.max() ?? 0
         let sharpest = after.max { frames[$0].amplitude < frames[$1].amplitude } ?? position
+        for attack in position..<sharpest { frames[attack].amplitude = peak }
         return Candidate(
             frame: index, time: frames[position].time, rise: max(0, peak - before),
             sharpness: frames[sharpest].sharpness)
@@ -90,5 +101,3 @@ struct OnsetPicker {
 }
 
 private func pow16(_ exponent: Double) -> Double { exp(exponent * log(16)) }
-
-import Foundation

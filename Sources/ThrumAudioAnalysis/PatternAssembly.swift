@@ -1,3 +1,4 @@
+import Foundation
 import ThrumModel
 
 /// Gathers what the frames and onsets say, as they arrive, and writes the pattern at the end
@@ -71,7 +72,10 @@ struct PatternAssembly {
             }
         }
         var reported: [AudioAnalysisReport.Onset] = []
-        for onset in onsets {
+        // Within half a window of the end, the flux sees the sound stop (the silence padded after
+        // it), not a new one start.
+        let lastOnset = duration - Double(AnalysisFrames.windowLength / 2) / AnalysisFrames.sampleRate
+        for onset in onsets where onset.time < lastOnset {
             let strength = unit(onset.rise * scale)
             reported.append(.init(time: onset.time, strength: strength))
             // Controls act on every event: author the transient so that, after the intensity control
@@ -102,7 +106,9 @@ struct PatternAssembly {
     static func chain(_ points: [(time: Double, value: Double)], id: DynamicParameterID) -> [ParameterCurve] {
         guard let first = points.first else { return [] }
         if points.count == 1 {
-            return [ParameterCurve(id, time: first.time, controlPoints: [ControlPoint(time: 0, value: Float(first.value))])]
+            return [
+                ParameterCurve(id, time: first.time, controlPoints: [ControlPoint(time: 0, value: Float(first.value))])
+            ]
         }
         var curves: [ParameterCurve] = []
         var start = 0
@@ -133,5 +139,3 @@ struct PatternAssembly {
 
     private func unit(_ value: Double) -> Double { min(1, max(0, value)) }
 }
-
-import Foundation

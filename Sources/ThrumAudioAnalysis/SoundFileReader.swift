@@ -28,27 +28,42 @@ final class SoundFileReader {
         var info = SF_INFO()
         guard let opened = sf_open(url.path, Int32(SFM_READ), &info) else {
             let reason = String(cString: sf_strerror(nil))
+            if let tag = WAVFormatTag.read(url), !WAVFormatTag.decodable.contains(tag) {
+                throw AudioConversionError(
+                    file: displayName, kind: .unsupportedCodec,
+                    problem:
+                        "a WAV file in codec 0x\(String(tag, radix: 16, uppercase: true)), which libsndfile does not decode (\(reason))"
+                )
+            }
             throw AudioConversionError(
                 file: displayName, kind: .notAudio, problem: "not a sound libsndfile can read (\(reason))")
         }
+        // Checked before the reader exists, so the handle is closed exactly once on every path.
+        let rate = Int(info.samplerate)
+        let channelCount = Int(info.channels)
+        var problem: AudioConversionError?
+        if rate < 1000 || rate > 768_000 {
+            problem = AudioConversionError(
+                file: displayName, kind: .notAudio, problem: "a sample rate of \(rate) Hz (1000…768000 are read)")
+        } else if channelCount < 1 || channelCount > 256 {
+            problem = AudioConversionError(
+                file: displayName, kind: .notAudio, problem: "\(channelCount) channels (1…256 are read)")
+        } else if let shortened = Self.shortenedDataChunk(opened) {
+            problem = AudioConversionError(
+                file: displayName, kind: .truncated,
+                problem: "the file is truncated: the header announces more data than it holds (\(shortened))")
+        }
+        if let problem {
+            sf_close(opened)
+            throw problem
+        }
         handle = opened
-        sampleRate = Int(info.samplerate)
-        channels = Int(info.channels)
+        sampleRate = rate
+        channels = channelCount
         announcedFrames = Int(info.frames)
         format = Self.describe(format: info.format)
-        interleaved = []
         // Floats read from integer files span -1…1 (libsndfile's default); float files come as stored.
-        guard sampleRate >= 1000, sampleRate <= 768_000 else {
-            sf_close(handle)
-            throw AudioConversionError(
-                file: displayName, kind: .notAudio, problem: "a sample rate of \(sampleRate) Hz (1000…768000 are read)")
-        }
-        guard channels >= 1, channels <= 256 else {
-            sf_close(handle)
-            throw AudioConversionError(
-                file: displayName, kind: .notAudio, problem: "\(channels) channels (1…256 are read)")
-        }
-        interleaved = [Float](repeating: 0, count: Self.blockFrames * channels)
+        interleaved = [Float](repeating: 0, count: Self.blockFrames * channelCount)
     }
 
     deinit { sf_close(handle) }
@@ -92,24 +107,29 @@ final class SoundFileReader {
         return true
     }
 
-    /// A file whose data stops short of what its header announces is truncated. libsndfile shortens
-    /// the count itself when the data chunk runs past the file's end, and notes it in its log.
+    /// A file whose data stops short of what its header announces is truncated: a decoder that
+    /// stops early (FLAC) delivers fewer frames than announced.
     private func checkEnd() throws(AudioConversionError) {
         if framesRead == 0 {
             throw AudioConversionError(file: file, kind: .empty, problem: "the file holds no samples")
         }
-        let log = logText()
-        if framesRead < announcedFrames || log.localizedCaseInsensitiveContains("truncated")
-            || log.contains("> file length") || log.contains("Unexpected end")
-        {
-            let announced = announcedFrames > framesRead ? " of \(announcedFrames) announced" : ""
+        if framesRead < announcedFrames {
             throw AudioConversionError(
                 file: file, kind: .truncated,
-                problem: "the file is truncated: its data ends after \(framesRead) frames\(announced)")
+                problem: "the file is truncated: its data ends after \(framesRead) of \(announcedFrames) frames")
         }
     }
 
-    private func logText() -> String {
+    /// libsndfile shortens a WAV or AIFF data chunk that runs past the file's end by itself and only
+    /// notes it in its log, as `data : 88200 (should be 44078)`: that file is truncated.
+    private static func shortenedDataChunk(_ handle: OpaquePointer) -> String? {
+        let line = logText(handle).split(separator: "\n").first { line in
+            line.trimmingCharacters(in: .whitespaces).hasPrefix("data") && line.contains("(should be")
+        }
+        return line.map(String.init)
+    }
+
+    private static func logText(_ handle: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = buffer.withUnsafeMutableBytes { bytes in
             Int(sf_command(handle, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(bytes.count)))
@@ -123,7 +143,8 @@ final class SoundFileReader {
         func name(_ code: Int32) -> String? {
             var info = SF_FORMAT_INFO()
             info.format = code
-            guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0, let text = info.name
+            guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+                let text = info.name
             else { return nil }
             return String(cString: text)
         }

@@ -6,7 +6,8 @@ import ThrumAudioAnalysis
 /// process (this executable again, with `THRUM_BENCH_CONVERT_FILE` set) so the kernel's peak for
 /// that child alone is the analysis's own.
 var convertSuite: Suite {
-    Suite(name: "convert", summary: "audio -> pattern: real-time factor (3 min stereo 44.1 kHz), peak memory vs length") {
+    Suite(name: "convert", summary: "audio -> pattern: real-time factor (3 min stereo 44.1 kHz), peak memory vs length")
+    {
         if let path = ProcessInfo.processInfo.environment[ConvertBench.childVariable] {
             _ = try AudioToHaptics.convert(contentsOf: URL(fileURLWithPath: path))
             return []
@@ -41,7 +42,8 @@ enum ConvertBench {
 
     /// Writes `minutes` of the loop, converts it in a child, and removes the file.
     static func run(minutes: Int) throws -> ChildRun {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("thrum-bench-\(getpid())-\(minutes).wav")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "thrum-bench-\(getpid())-\(minutes).wav")
         try writeLoop(to: url, seconds: minutes * 60)
         defer { try? FileManager.default.removeItem(at: url) }
         setenv(childVariable, url.path, 1)
@@ -82,7 +84,9 @@ enum ConvertBench {
         }
     }
 
-    private static func le32(_ value: UInt32) -> Data { Data((0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }) }
+    private static func le32(_ value: UInt32) -> Data {
+        Data((0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) })
+    }
     private static func le16(_ value: UInt16) -> Data { Data([UInt8(value & 0xFF), UInt8(value >> 8)]) }
 }
 

@@ -64,10 +64,14 @@ struct BadInputTests {
 
     @Test func unsupportedCodec() throws {
         // A WAV whose format tag (0x7777) names no codec libsndfile decodes.
-        let url = try Self.write("strange-codec.wav", Self.wavHeader(formatTag: 0x7777, dataBytes: 400) + [UInt8](repeating: 1, count: 400))
+        let url = try Self.write(
+            "strange-codec.wav", Self.wavHeader(formatTag: 0x7777, dataBytes: 400) + [UInt8](repeating: 1, count: 400))
         let error = try #require(Self.error(converting: url))
-        #expect(error.kind == .notAudio, "\(error)")
-        #expect(error.description.hasPrefix("strange-codec.wav: "), "\(error)")
+        #expect(error.kind == .unsupportedCodec, "\(error)")
+        #expect(
+            error.description.hasPrefix(
+                "strange-codec.wav: a WAV file in codec 0x7777, which libsndfile does not decode"),
+            "\(error)")
     }
 
     @Test func zeroSamples() throws {
@@ -83,7 +87,9 @@ struct BadInputTests {
         let url = try SoundFixtures.write("nan.wav", rate: 44_100, channels: [samples, samples], encoding: .wavFloat)
         let error = try #require(Self.error(converting: url))
         #expect(error.kind == .nonFiniteSample)
-        #expect(error.description == "nan.wav: sample 22050 of channel 1 (at 0.500 s) is NaN, not a number a sound can hold")
+        #expect(
+            error.description == "nan.wav: sample 22050 of channel 1 (at 0.500 s) is NaN, not a number a sound can hold"
+        )
     }
 
     @Test func optionsOutOfRange() throws {

@@ -70,7 +70,8 @@ struct CurveTests {
     }
 
     @Test func silenceAndSoundBelowTheNoiseFloorGiveNoEvents() throws {
-        let silent = try SoundFixtures.writeMono("silence.wav", rate: Self.rate, Signals.silence(seconds: 2, rate: Self.rate))
+        let silent = try SoundFixtures.writeMono(
+            "silence.wav", rate: Self.rate, Signals.silence(seconds: 2, rate: Self.rate))
         let quiet = try SoundFixtures.writeMono(
             "below-floor.wav", rate: Self.rate,
             Signals.noise(seconds: 2, rate: Self.rate, amplitude: 0.0005, seed: 3), encoding: .wavFloat)
@@ -89,7 +90,8 @@ struct CurveTests {
         var samples = Signals.silence(seconds: 2, rate: Self.rate)
         for time in [0.3, 0.8, 1.3] { Signals.addHit(to: &samples, at: time, rate: Self.rate, amplitude: 3, seed: 9) }
         let clippedWithOffset = samples.map { min(1, max(-1, $0 * 0.8 + 0.2)) }
-        let url = try SoundFixtures.writeMono("clipped-offset.wav", rate: Self.rate, clippedWithOffset, encoding: .wavFloat)
+        let url = try SoundFixtures.writeMono(
+            "clipped-offset.wav", rate: Self.rate, clippedWithOffset, encoding: .wavFloat)
         let conversion = try AudioToHaptics.convert(contentsOf: url)
         #expect(conversion.report.clippedSamples > 100)
         #expect(abs(conversion.report.dcOffset - 0.2) < 0.02)

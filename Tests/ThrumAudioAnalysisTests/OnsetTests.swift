@@ -91,7 +91,7 @@ struct OnsetTests {
         var samples = Signals.silence(seconds: 2, rate: Self.rate)
         Signals.addHit(to: &samples, at: 0.3, rate: Self.rate, amplitude: 0.9, seed: 1)
         Signals.addHit(to: &samples, at: 1.2, rate: Self.rate, amplitude: 0.9, seed: 2)
-        for time in [0.6, 0.9, 1.5] { Signals.addClick(to: &samples, at: time, rate: Self.rate, amplitude: 0.0015) }
+        for time in [0.6, 0.9, 1.8] { Signals.addClick(to: &samples, at: time, rate: Self.rate, amplitude: 0.0015) }
         let url = try SoundFixtures.writeMono("sensitivity.wav", rate: Self.rate, samples)
         let sensitive = try AudioToHaptics.convert(
             contentsOf: url, options: AudioConversionOptions(transientSensitivity: 1, noiseFloor: -90))

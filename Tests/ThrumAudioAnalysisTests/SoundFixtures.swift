@@ -68,11 +68,11 @@ enum Signals {
         }
     }
 
-    /// A drum-like hit: a 1 ms attack, then a falling 120→60 Hz body and a noise burst decaying in ~30 ms.
+    /// A drum-like hit: a 1 ms attack, then a falling 120→60 Hz body (60 ms decay) and a noise burst (15 ms).
     static func addHit(to samples: inout [Float], at time: Double, rate: Int, amplitude: Double, seed: UInt64) {
         var random = SplitMix(seed: seed)
         let start = Int(time * Double(rate))
-        let length = Int(0.12 * Double(rate))
+        let length = Int(0.6 * Double(rate))  // long enough to die away: an abrupt cut is a click
         var phase = 0.0
         for offset in 0..<length where start + offset < samples.count {
             let t = Double(offset) / Double(rate)

@@ -26,8 +26,10 @@ struct StreamingTests {
     @Test func theWaveformOfAFileHasTheRequestedResolution() throws {
         let samples = Signals.tone(frequency: 5, amplitude: 0.8, seconds: 1, rate: 8000)
         let url = try SoundFixtures.writeMono("slow-sine.wav", rate: 8000, samples)
-        let waveform = try AudioToHaptics.convert(contentsOf: url, options: AudioConversionOptions(waveformColumns: 100))
-            .waveform
+        let waveform = try AudioToHaptics.convert(
+            contentsOf: url, options: AudioConversionOptions(waveformColumns: 100)
+        )
+        .waveform
         #expect(waveform.minimums.count == 100 && waveform.framesPerColumn == 80)
         #expect(abs(Double(waveform.maximums.max() ?? 0) - 0.8) < 0.001)
         #expect(abs(Double(waveform.minimums.min() ?? 0) + 0.8) < 0.001)
