@@ -3,7 +3,7 @@ import Foundation
 
 /// What one analysis frame measured (Protocol/AUDIO-TO-HAPTICS.md §3).
 struct FrameFeatures {
-    /// Seconds from the start of the sound: the frame's centre.
+    /// Seconds from the start of the sound: the frame's centre (negative for the lead-in frames).
     var time: Double
     /// The band's amplitude: √2 × its RMS, so a full-scale sine in the band is 1.
     var amplitude: Double
@@ -25,6 +25,9 @@ final class AnalysisFrames {
     static let fluxLag = 2
     /// Log compression of magnitudes, log(1 + γ·m) (Klapuri 1999; Böck & Widmer 2013).
     static let compression: Float = 1000
+    /// Frames centred before the first sample (on silence), so a sound that starts at once has the
+    /// silence before it to rise from: its onset is found at 0.
+    static let leadFrames = 8
 
     let frameSeconds = Double(hop) / sampleRate
     private let fft: kiss_fftr_cfg
@@ -33,6 +36,7 @@ final class AnalysisFrames {
     private var windowed: [Float]
     private var spectrum: [kiss_fft_cpx]
     private var history: [[Float]]
+    private var levels: [Float]
     private var frameIndex = 0
     private let bins: ClosedRange<Int>
     private let binFrequencies: [Double]
@@ -40,10 +44,6 @@ final class AnalysisFrames {
     private let sharpnessHigh: Double
     private let powerScale: Double
     private let magnitudeScale: Float
-    // A one-pole DC blocker (a 10 Hz high-pass) in front of the window.
-    private var previousInput: Float = 0
-    private var previousOutput: Float = 0
-    private let dcPole: Float
 
     init(band: ClosedRange<Double>) {
         let n = Self.windowLength
@@ -53,8 +53,8 @@ final class AnalysisFrames {
         let windowSum = window.reduce(0) { $0 + Double($1) }
         powerScale = 2 / (Double(n) * windowPower)
         magnitudeScale = Float(2 / windowSum)
-        // Centre the first frame on the first sample.
-        pending = [Float](repeating: 0, count: n / 2)
+        // Centre the first frame `leadFrames` hops before the first sample.
+        pending = [Float](repeating: 0, count: n / 2 + Self.leadFrames * Self.hop)
         windowed = [Float](repeating: 0, count: n)
         spectrum = [kiss_fft_cpx](repeating: kiss_fft_cpx(), count: n / 2 + 1)
         history = []
@@ -62,10 +62,10 @@ final class AnalysisFrames {
         let first = max(1, Int((band.lowerBound / spacing).rounded(.up)))
         let last = min(n / 2 - 1, Int((band.upperBound / spacing).rounded(.down)))
         bins = first...max(first, last)
+        levels = [Float](repeating: 0, count: bins.count)
         binFrequencies = (0...n / 2).map { Double($0) * spacing }
         sharpnessLow = max(band.lowerBound, 50)
         sharpnessHigh = band.upperBound
-        dcPole = Float(1 - 2 * Double.pi * 10 / Self.sampleRate)
     }
 
     deinit { free(UnsafeMutableRawPointer(fft)) }
@@ -79,13 +79,7 @@ final class AnalysisFrames {
 
     /// Takes resampled samples; calls `body` for each frame they complete.
     func append(_ samples: [Float], _ body: (FrameFeatures) -> Void) {
-        pending.reserveCapacity(pending.count + samples.count)
-        for sample in samples {
-            let output = sample - previousInput + dcPole * previousOutput
-            previousInput = sample
-            previousOutput = output
-            pending.append(output)
-        }
+        pending.append(contentsOf: samples)
         drain(body)
     }
 
@@ -114,10 +108,6 @@ final class AnalysisFrames {
         var power = 0.0
         var weighted = 0.0
         var magnitudeSum = 0.0
-        // The oldest kept spectrum is frame n - fluxLag: compare, then overwrite it with frame n.
-        let full = history.count == Self.fluxLag
-        var compressed = full ? history.removeFirst() : [Float](repeating: 0, count: bins.count)
-        var flux: Float = 0
         for (slot, bin) in bins.enumerated() {
             let value = spectrum[bin]
             let squared = value.r * value.r + value.i * value.i
@@ -125,12 +115,25 @@ final class AnalysisFrames {
             power += Double(squared)
             weighted += binFrequencies[bin] * Double(magnitude)
             magnitudeSum += Double(magnitude)
-            let level = log1p(Self.compression * magnitude)
-            if full { flux += max(0, level - compressed[slot]) }
-            compressed[slot] = level
+            levels[slot] = log1p(Self.compression * magnitude)
         }
+        // The oldest kept spectrum is frame n - fluxLag: compare, then reuse its storage for frame n.
+        let full = history.count == Self.fluxLag
+        var compressed = full ? history.removeFirst() : [Float](repeating: 0, count: bins.count)
+        var flux: Float = 0
+        if full {
+            // The earlier frame's level is its largest over the bin and its two neighbours (SuperFlux's
+            // maximum filter): a noise's levels jitter from bin to bin and frame to frame, and comparing
+            // with the neighbourhood's maximum keeps that jitter out of the flux.
+            let last = bins.count - 1
+            for slot in 0...last {
+                let reference = max(compressed[max(0, slot - 1)], compressed[slot], compressed[min(last, slot + 1)])
+                flux += max(0, levels[slot] - reference)
+            }
+        }
+        for slot in 0..<bins.count { compressed[slot] = levels[slot] }
         history.append(compressed)
-        let time = Double(frameIndex) * frameSeconds
+        let time = Double(frameIndex - Self.leadFrames) * frameSeconds
         frameIndex += 1
         return FrameFeatures(
             time: time,

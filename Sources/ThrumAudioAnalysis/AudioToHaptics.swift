@@ -30,6 +30,7 @@ public enum AudioToHaptics {
         var waveform = WaveformSummarizer(
             columns: options.waveformColumns, announcedFrames: reader.announcedFrames, sampleRate: reader.sampleRate)
         var statistics = SignalStatistics()
+        var dcBlocker = DCBlocker(sampleRate: reader.sampleRate)
 
         let release = { (features: FrameFeatures) in assembly.add(features, frameSeconds: frames.frameSeconds) }
         let take = { (features: FrameFeatures) in
@@ -39,6 +40,7 @@ public enum AudioToHaptics {
         while try reader.read(into: &block) {
             statistics.add(block)
             waveform.append(block)
+            dcBlocker.process(&block)
             frames.append(resampler.process(block, last: false), take)
             if let progress, reader.announcedFrames > 0 {
                 progress(min(1, Double(reader.framesRead) / Double(reader.announcedFrames)))

@@ -79,9 +79,9 @@ struct OnsetPicker {
         guard flux >= mean + delta else { return nil }
         let after = position...min(end, position + Self.ahead)
         guard after.contains(where: { active[$0] }) else { return nil }
-        lastOnset = index
         let before = frames[max(0, position - 4)].amplitude
         let peak = after.map { frames[$0].amplitude }.max() ?? 0
+        lastOnset = index
         let sharpest = after.max { frames[$0].amplitude < frames[$1].amplitude } ?? position
         for attack in position..<sharpest { frames[attack].amplitude = peak }
         return Candidate(

@@ -32,6 +32,8 @@ struct PatternAssembly {
 
     mutating func add(_ frame: FrameFeatures, frameSeconds: Double) {
         self.frameSeconds = frameSeconds
+        // The lead-in frames serve the onsets only: the pattern starts at 0.
+        guard frame.time >= 0 else { return }
         let isActive = frame.amplitude >= floorAmplitude
         if isActive { peakAmplitude = max(peakAmplitude, frame.amplitude) }
         // Tolerances in raw units: the peak only grows, so the final error is at most the option's.
@@ -47,7 +49,12 @@ struct PatternAssembly {
         }
     }
 
-    mutating func add(_ onset: OnsetPicker.Candidate) { onsets.append(onset) }
+    /// An onset found up to 3 ms before the sound starts (the window's spread) is at 0.
+    mutating func add(_ onset: OnsetPicker.Candidate) {
+        var onset = onset
+        onset.time = max(0, onset.time)
+        onsets.append(onset)
+    }
 
     /// The pattern, the onsets as reported, and the curves' counts.
     mutating func finish(
