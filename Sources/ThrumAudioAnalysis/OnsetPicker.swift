@@ -5,9 +5,12 @@ import Foundation
 /// after the previous onset, and the band is above the noise floor just after it (Böck, Krebs &
 /// Schedl 2012). It looks 32 ms ahead and keeps ~140 ms of frames.
 ///
-/// Frames pass through it and come out (`release`) once judged, with the attack of each onset made
-/// instant: from the onset to the loudest frame after it, the amplitude is that frame's. The 21 ms
-/// window smears a hit's attack over its length; the onset says where it really starts.
+/// Frames pass through it and come out (`release`) once judged, their amplitude smoothed and the
+/// attack of each onset made instant:
+/// - the amplitude released is the RMS of the amplitudes of the 7 frames around (±8 ms): a 21 ms
+///   window holds about one cycle of a 50 Hz body, whose measured amplitude ripples with its phase;
+/// - from an onset to the loudest frame after it, the amplitude is that frame's. The window smears
+///   a hit's attack over its length; the onset says where it really starts.
 struct OnsetPicker {
     struct Candidate {
         /// The onset frame's index and time.
@@ -23,11 +26,14 @@ struct OnsetPicker {
     static let beforeMean = 38
     static let ahead = 12
     static let minimumGap = 11
+    static let smoothing = 3
 
     private let delta: Double
     private let floorAmplitude: Double
     private var frames: [FrameFeatures] = []
     private var active: [Bool] = []
+    /// The amplitude an onset's instant attack raises a frame to (0: none).
+    private var attackFloor: [Double] = []
     /// The index of `frames[0]`.
     private var base = 0
     private var lastOnset = Int.min / 2
@@ -44,11 +50,12 @@ struct OnsetPicker {
     mutating func append(_ features: FrameFeatures, release: (FrameFeatures) -> Void) -> Candidate? {
         frames.append(features)
         active.append(features.amplitude >= floorAmplitude)
+        attackFloor.append(0)
         defer { trim() }
         let index = base + frames.count - 1 - Self.ahead
         guard index >= base else { return nil }
         let onset = judge(index)
-        release(frames[index - base])
+        release(released(index - base))
         return onset
     }
 
@@ -59,7 +66,7 @@ struct OnsetPicker {
         var index = max(base, last - Self.ahead + 1)
         while index <= last {
             if let onset = judge(index) { found.append(onset) }
-            release(frames[index - base])
+            release(released(index - base))
             index += 1
         }
         return found
@@ -79,14 +86,30 @@ struct OnsetPicker {
         guard flux >= mean + delta else { return nil }
         let after = position...min(end, position + Self.ahead)
         guard after.contains(where: { active[$0] }) else { return nil }
-        let before = frames[max(0, position - 4)].amplitude
-        let peak = after.map { frames[$0].amplitude }.max() ?? 0
+        let before = smoothed(max(0, position - 4))
+        // Smoothing needs the frames after: the peak is looked for where they have arrived.
+        let settled = position...max(position, min(end - Self.smoothing, position + Self.ahead))
+        let sharpest = settled.max { smoothed($0) < smoothed($1) } ?? position
+        let peak = smoothed(sharpest)
         lastOnset = index
-        let sharpest = after.max { frames[$0].amplitude < frames[$1].amplitude } ?? position
-        for attack in position..<sharpest { frames[attack].amplitude = peak }
+        for attack in position..<sharpest { attackFloor[attack] = peak }
         return Candidate(
             frame: index, time: frames[position].time, rise: max(0, peak - before),
             sharpness: frames[sharpest].sharpness)
+    }
+
+    /// The RMS of the amplitudes within `smoothing` frames of `position` (those that exist).
+    private func smoothed(_ position: Int) -> Double {
+        let range = max(0, position - Self.smoothing)...min(frames.count - 1, position + Self.smoothing)
+        let power = range.reduce(0) { $0 + frames[$1].amplitude * frames[$1].amplitude }
+        return (power / Double(range.count)).squareRoot()
+    }
+
+    /// The frame at `position` as it leaves: smoothed amplitude, raised by an onset's attack.
+    private func released(_ position: Int) -> FrameFeatures {
+        var frame = frames[position]
+        frame.amplitude = max(smoothed(position), attackFloor[position])
+        return frame
     }
 
     private mutating func trim() {
@@ -95,6 +118,7 @@ struct OnsetPicker {
             let drop = frames.count - keep
             frames.removeFirst(drop)
             active.removeFirst(drop)
+            attackFloor.removeFirst(drop)
             base += drop
         }
     }

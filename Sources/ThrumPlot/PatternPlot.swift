@@ -192,9 +192,7 @@ public struct PatternPlot: Sendable {
         canvas.text(
             "time (seconds)", x: left + plotWidth / 2, y: axisY + 38, size: 11, anchor: .middle, fill: "#495057")
 
-        drawLegend(
-            &canvas, y: legendY, controls: controlIDs, hasAudio: hasAudio, hasActuator: actuator != nil,
-            hasWaveform: waveform != nil)
+        drawLegend(&canvas, y: legendY, controls: controlIDs, hasAudio: hasAudio, hasActuator: actuator != nil)
         return canvas.document
     }
 
@@ -372,15 +370,13 @@ public struct PatternPlot: Sendable {
     }
 
     private func drawLegend(
-        _ canvas: inout SVGCanvas, y: Double, controls: [DynamicParameterID], hasAudio: Bool, hasActuator: Bool,
-        hasWaveform: Bool
+        _ canvas: inout SVGCanvas, y: Double, controls: [DynamicParameterID], hasAudio: Bool, hasActuator: Bool
     ) {
         var entries: [(String, String)] = [
             ("intensity (min–max per pixel)", Palette.intensity), ("sharpness", Palette.sharpness),
             ("transient", Palette.transient), ("continuous", Palette.continuous),
         ]
         if hasAudio { entries.append(("audio", Palette.audio)) }
-        if hasWaveform { entries.append(("sound", Palette.waveform)) }
         if hasActuator { entries.append(("actuator acceleration (simulated)", Palette.actuator)) }
         for id in controls { entries.append((id.ahapName, Palette.control(id, among: controls))) }
         var cursor = left
