@@ -25,6 +25,15 @@ struct OnsetTests {
         conversion.pattern.events.filter { $0.type == .hapticTransient }.map(\.time)
     }
 
+    /// Converts `samples` and expects transients at `truth` (±10 ms), precision and recall ≥ 0.95.
+    static func expectOnsets(in samples: [Float], named name: String, at truth: [Double]) throws {
+        let url = try SoundFixtures.writeMono(name, rate: rate, samples)
+        let found = transientTimes(try AudioToHaptics.convert(contentsOf: url))
+        let (precision, recall) = score(found: found, truth: truth)
+        #expect(precision >= 0.95, "\(name): found \(found)")
+        #expect(recall >= 0.95, "\(name): found \(found)")
+    }
+
     /// Hits at irregular times, some 50 ms apart, at amplitudes from 0.2 to 0.9.
     static let hitTimes: [Double] = [
         0.25, 0.60, 0.65, 1.00, 1.33, 1.38, 1.43, 1.90, 2.20, 2.25, 2.71, 3.05, 3.10, 3.52, 3.90, 3.95, 4.40,
@@ -37,21 +46,13 @@ struct OnsetTests {
                 to: &samples, at: time, rate: Self.rate, amplitude: 0.2 + 0.7 * Double(index % 4) / 3,
                 seed: UInt64(index))
         }
-        let url = try SoundFixtures.writeMono("hits.wav", rate: Self.rate, samples)
-        let conversion = try AudioToHaptics.convert(contentsOf: url)
-        let (precision, recall) = Self.score(found: Self.transientTimes(conversion), truth: Self.hitTimes)
-        #expect(precision >= 0.95, "found \(Self.transientTimes(conversion))")
-        #expect(recall >= 0.95, "found \(Self.transientTimes(conversion))")
+        try Self.expectOnsets(in: samples, named: "hits.wav", at: Self.hitTimes)
     }
 
     @Test func clicksAreFoundWhereTheyStart() throws {
         var samples = Signals.silence(seconds: 4.8, rate: Self.rate)
         for time in Self.hitTimes { Signals.addClick(to: &samples, at: time, rate: Self.rate, amplitude: 0.6) }
-        let url = try SoundFixtures.writeMono("clicks.wav", rate: Self.rate, samples)
-        let conversion = try AudioToHaptics.convert(contentsOf: url)
-        let (precision, recall) = Self.score(found: Self.transientTimes(conversion), truth: Self.hitTimes)
-        #expect(precision >= 0.95, "found \(Self.transientTimes(conversion))")
-        #expect(recall >= 0.95, "found \(Self.transientTimes(conversion))")
+        try Self.expectOnsets(in: samples, named: "clicks.wav", at: Self.hitTimes)
     }
 
     @Test func hitsUnderASustainedToneAreFound() throws {
@@ -59,12 +60,8 @@ struct OnsetTests {
         for (index, time) in Self.hitTimes.enumerated() {
             Signals.addHit(to: &samples, at: time, rate: Self.rate, amplitude: 0.5, seed: UInt64(100 + index))
         }
-        let url = try SoundFixtures.writeMono("hits-under-tone.wav", rate: Self.rate, samples)
-        let conversion = try AudioToHaptics.convert(contentsOf: url)
         // The tone starting at 0 is an onset too.
-        let (precision, recall) = Self.score(found: Self.transientTimes(conversion), truth: [0] + Self.hitTimes)
-        #expect(precision >= 0.95, "found \(Self.transientTimes(conversion))")
-        #expect(recall >= 0.95, "found \(Self.transientTimes(conversion))")
+        try Self.expectOnsets(in: samples, named: "hits-under-tone.wav", at: [0] + Self.hitTimes)
     }
 
     @Test func aHitAtTheVeryStartIsFound() throws {

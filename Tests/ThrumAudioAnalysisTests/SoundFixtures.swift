@@ -2,6 +2,8 @@ import CSndFile
 import Foundation
 import Testing
 
+@testable import ThrumModel
+
 /// Sounds the tests synthesise and write with libsndfile into a temporary folder.
 enum SoundFixtures {
     static let folder: URL = {
@@ -70,7 +72,7 @@ enum Signals {
 
     /// A drum-like hit: a 1 ms attack, then a falling 120→60 Hz body (60 ms decay) and a noise burst (15 ms).
     static func addHit(to samples: inout [Float], at time: Double, rate: Int, amplitude: Double, seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let start = Int(time * Double(rate))
         let length = Int(0.6 * Double(rate))  // long enough to die away: an abrupt cut is a click
         var phase = 0.0
@@ -94,24 +96,12 @@ enum Signals {
     }
 
     static func noise(seconds: Double, rate: Int, amplitude: Double, seed: UInt64) -> [Float] {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         return (0..<Int(seconds * Double(rate))).map { _ in Float(amplitude * random.nextSigned()) }
     }
 }
 
-/// A small deterministic generator (SplitMix64), so fixtures do not change between runs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// Uniform in -1…1.
     mutating func nextSigned() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import ThrumModel
 
 @testable import ThrumAudioAnalysis
+@testable import ThrumModel
 
 /// The parts that make a long file convert in bounded memory, each checked on its own.
 struct StreamingTests {
@@ -36,7 +36,7 @@ struct StreamingTests {
     }
 
     @Test func simplifiedCurvesStayWithinTheirToleranceOnRandomSignals() {
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<20 {
             var simplifier = CurveSimplifier()
             var samples: [(Double, Double)] = []
