@@ -14,13 +14,16 @@ enum SoundFixtures {
     }()
 
     enum Encoding {
-        case wav16, wavFloat, flac
+        case wav16, wavFloat, flac, vorbis, opus, mp3
 
         var format: Int32 {
             switch self {
             case .wav16: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
             case .wavFloat: return Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
             case .flac: return Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            case .vorbis: return Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
+            case .opus: return Int32(SF_FORMAT_OGG | SF_FORMAT_OPUS)
+            case .mp3: return Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
             }
         }
     }
