@@ -61,11 +61,11 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let input = URL(fileURLWithPath: file)
-        let bar = ProgressBar(label: "converting", unit: "%")
+        let bar = ProgressBar(label: "converting", unit: nil)
         let conversion: AudioConversion
         do {
             conversion = try AudioToHaptics.convert(contentsOf: input, options: options()) { fraction in
-                bar.update(Int(fraction * 100), of: 100)
+                bar.update(Int(fraction * 1000), of: 1000)
             }
         } catch let error as AudioConversionError {
             bar.finish()
@@ -107,9 +107,16 @@ struct ConvertCommand: ParsableCommand {
     static func summary(_ report: AudioAnalysisReport, output: String) -> String {
         let seconds = String(format: "%.2f", report.duration)
         let channels = report.channels == 1 ? "mono" : report.channels == 2 ? "stereo" : "\(report.channels) channels"
+        let counts = [
+            counted(report.onsets.count, "transient"), counted(report.continuousEvents, "continuous event"),
+        ].joined(separator: ", ")
         var line =
-            "wrote \(output): \(seconds) s of \(channels) \(report.sampleRate) Hz audio -> \(report.onsets.count) transients, \(report.continuousEvents) continuous events, \(report.intensityBreakpoints) intensity and \(report.sharpnessBreakpoints) sharpness breakpoints in \(report.curves) curves (max error \(report.intensityMaxError))"
+            "wrote \(output): \(seconds) s of \(channels) \(report.sampleRate) Hz audio -> \(counts), \(report.intensityBreakpoints) intensity and \(report.sharpnessBreakpoints) sharpness breakpoints in \(counted(report.curves, "curve")) (max error \(report.intensityMaxError))"
         if report.clippedSamples > 0 { line += "; \(report.clippedSamples) clipped samples" }
         return line
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
     }
 }
