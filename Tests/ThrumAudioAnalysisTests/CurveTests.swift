@@ -109,4 +109,19 @@ struct CurveTests {
         #expect(audio.first?.waveform?.path == "kept.wav")
         #expect(abs((audio.first?.duration ?? 0) - 1) < 0.001)
     }
+
+    @Test func aLongSoundIsSplitIntoContinuousEventsOfAtMost30Seconds() throws {
+        let samples = Signals.tone(
+            frequency: 200, amplitude: 0.5, seconds: 31, rate: 8000, envelope: { 0.6 + 0.3 * sin($0) })
+        let url = try SoundFixtures.writeMono("long-tone.wav", rate: 8000, samples)
+        let pattern = try AudioToHaptics.convert(contentsOf: url).pattern
+        let events = pattern.events.filter { $0.type == .hapticContinuous }
+        #expect(events.count == 2)
+        #expect(events.allSatisfy { $0.duration <= 30 })
+        for (previous, next) in zip(events, events.dropFirst()) {
+            #expect(abs(previous.time + previous.duration - next.time) < 1e-9, "no gap between the parts")
+        }
+        #expect(abs((events.last.map { $0.time + $0.duration } ?? 0) - 31) < 0.02)
+        #expect(PatternValidator.validate(pattern, mode: .strict).isEmpty)
+    }
 }
