@@ -2,7 +2,8 @@
 public struct AudioConversionOptions: Sendable, Hashable {
     /// The frequencies analysed, in hertz: the intensity follows the energy in this band, the
     /// sharpness maps the band's spectral centroid from 0 (lower edge) to 1 (upper edge) on a
-    /// logarithmic scale, and onsets are looked for in it. At most 12 kHz (the analysis rate's half).
+    /// logarithmic scale, and onsets are looked for in it. At most 12 kHz; a file whose rate cannot
+    /// hold the band is analysed up to its Nyquist frequency (the sharpness scale stays the band's).
     public var band: ClosedRange<Double>
     /// Multiplies every intensity (curve and transients); the result is clamped to 1.
     public var gain: Double
@@ -47,7 +48,7 @@ public struct AudioConversionOptions: Sendable, Hashable {
 
     /// The first option out of its range, described; nil when all are usable.
     func problem() -> String? {
-        let nyquist = AnalysisFrames.sampleRate / 2
+        let nyquist = AnalysisFrames.highestBandEdge
         if !(band.lowerBound.isFinite && band.upperBound.isFinite) || band.lowerBound < 0
             || band.upperBound > nyquist || band.upperBound - band.lowerBound < 100
         {

@@ -3,8 +3,8 @@ import ThrumModel
 
 /// Converts a sound into a haptic pattern (Protocol/AUDIO-TO-HAPTICS.md).
 ///
-/// The file is read in blocks through libsndfile, mixed down to one channel, resampled to 24 kHz
-/// with libsamplerate and analysed in 21 ms frames every 2.7 ms (kissfft). Memory stays the same
+/// The file is read in blocks through libsndfile, mixed down to one channel (resampled to 48 kHz
+/// with libsamplerate when its rate is higher) and analysed in 21 ms frames every 2.7 ms (kissfft). Memory stays the same
 /// whatever the file's length; only the pattern grows with it.
 ///
 /// ```swift
@@ -23,8 +23,9 @@ public enum AudioToHaptics {
             throw AudioConversionError(file: name, kind: .invalidOptions, problem: problem)
         }
         let reader = try SoundFileReader(url: url, displayName: name)
-        let resampler = Resampler(from: reader.sampleRate, to: Int(AnalysisFrames.sampleRate))
-        let frames = AnalysisFrames(band: options.band)
+        let analysisRate = min(reader.sampleRate, AnalysisFrames.highestRate)
+        let resampler = Resampler(from: reader.sampleRate, to: analysisRate)
+        let frames = AnalysisFrames(band: options.band, sampleRate: analysisRate)
         var assembly = PatternAssembly(options: options)
         var picker = OnsetPicker(sensitivity: options.transientSensitivity, floorAmplitude: assembly.floorAmplitude)
         var waveform = WaveformSummarizer(
@@ -51,7 +52,8 @@ public enum AudioToHaptics {
         for onset in picker.finish(release: release) { assembly.add(onset) }
 
         let duration = Double(reader.framesRead) / Double(reader.sampleRate)
-        let result = assembly.finish(audioFile: name, duration: duration)
+        let result = assembly.finish(
+            audioFile: name, duration: duration, halfWindow: Double(frames.windowLength / 2) / frames.sampleRate)
         let report = AudioAnalysisReport(
             format: reader.format, sampleRate: reader.sampleRate, channels: reader.channels, frames: reader.framesRead,
             duration: duration, peak: statistics.peak, clippedSamples: statistics.clipped,

@@ -58,7 +58,7 @@ struct PatternAssembly {
 
     /// The pattern, the onsets as reported, and the curves' counts.
     mutating func finish(
-        audioFile: String, duration: Double
+        audioFile: String, duration: Double, halfWindow: Double
     ) -> (pattern: HapticPattern, onsets: [AudioAnalysisReport.Onset], breakpoints: (Int, Int), curves: Int) {
         intensity.finish()
         sharpness.finish()
@@ -81,7 +81,7 @@ struct PatternAssembly {
         var reported: [AudioAnalysisReport.Onset] = []
         // Within half a window of the end, the flux sees the sound stop (the silence padded after
         // it), not a new one start.
-        let lastOnset = duration - Double(AnalysisFrames.windowLength / 2) / AnalysisFrames.sampleRate
+        let lastOnset = duration - halfWindow
         for onset in onsets where onset.time < lastOnset {
             let strength = unit(onset.rise * scale)
             reported.append(.init(time: onset.time, strength: strength))
