@@ -86,12 +86,18 @@ struct SignalStatistics {
     var mean: Double { count > 0 ? sum / Double(count) : 0 }
 
     mutating func add(_ block: [Float]) {
-        for sample in block {
-            let magnitude = Double(abs(sample))
-            peak = max(peak, magnitude)
-            if magnitude >= 0.999 { clipped += 1 }
-            sum += Double(sample)
+        var (peak, clipped, sum): (Float, Int, Double) = (Float(self.peak), 0, 0)
+        block.withUnsafeBufferPointer { samples in
+            for sample in samples {
+                let magnitude = abs(sample)
+                peak = max(peak, magnitude)
+                if magnitude >= 0.999 { clipped += 1 }
+                sum += Double(sample)
+            }
         }
+        self.peak = Double(peak)
+        self.clipped += clipped
+        self.sum += sum
         count += block.count
     }
 }

@@ -11,12 +11,16 @@ struct DCBlocker {
     /// The signal before the first sample is taken to be the first sample: a file that starts at
     /// an offset starts without a step.
     mutating func process(_ block: inout [Float]) {
-        for index in block.indices {
-            let sample = block[index]
-            let output = sample - (previousInput ?? sample) + pole * previousOutput
-            previousInput = sample
-            previousOutput = output
-            block[index] = output
+        guard let first = block.first else { return }
+        var (input, output, pole) = (previousInput ?? first, previousOutput, self.pole)
+        block.withUnsafeMutableBufferPointer { samples in
+            for index in samples.indices {
+                let sample = samples[index]
+                output = sample - input + pole * output
+                input = sample
+                samples[index] = output
+            }
         }
+        (previousInput, previousOutput) = (input, output)
     }
 }

@@ -85,26 +85,48 @@ final class SoundFileReader {
             try checkEnd()
             return false
         }
-        mono.removeAll(keepingCapacity: true)
+        // Mixed down over raw buffers (the hot loop of a long file); a non-finite sample poisons its
+        // frame's sum, so only such frames are looked at again.
+        let channels = self.channels
         let scale = 1 / Float(channels)
-        for frame in 0..<count {
-            var sum: Float = 0
+        var poisoned: Int?
+        mono.removeAll(keepingCapacity: true)
+        mono.append(contentsOf: repeatElement(0, count: count))
+        interleaved.withUnsafeBufferPointer { samples in
+            mono.withUnsafeMutableBufferPointer { mixed in
+                for frame in 0..<count {
+                    var sum: Float = 0
+                    for channel in 0..<channels { sum += samples[frame * channels + channel] }
+                    if !sum.isFinite, poisoned == nil { poisoned = frame }
+                    mixed[frame] = sum * scale
+                }
+            }
+        }
+        if let poisoned { try reportNonFinite(in: poisoned, count: count) }
+        framesRead += count
+        return true
+    }
+
+    /// Names the first non-finite sample at or after `frame` of the block, or the frame whose finite
+    /// samples sum beyond the largest float.
+    private func reportNonFinite(in frame: Int, count: Int) throws(AudioConversionError) {
+        for index in frame..<count {
             for channel in 0..<channels {
-                let sample = interleaved[frame * channels + channel]
+                let sample = interleaved[index * channels + channel]
                 guard sample.isFinite else {
-                    let at = framesRead + frame
+                    let at = framesRead + index
                     throw AudioConversionError(
                         file: file, kind: .nonFiniteSample,
                         problem:
                             "sample \(at) of channel \(channel + 1) (at \(Self.seconds(at, sampleRate)) s) is \(sample.isNaN ? "NaN" : "infinite"), not a number a sound can hold"
                     )
                 }
-                sum += sample
             }
-            mono.append(sum * scale)
         }
-        framesRead += count
-        return true
+        let at = framesRead + frame
+        throw AudioConversionError(
+            file: file, kind: .nonFiniteSample,
+            problem: "the samples of frame \(at) (at \(Self.seconds(at, sampleRate)) s) are too large to add up")
     }
 
     /// A file whose data stops short of what its header announces is truncated: a decoder that

@@ -14,22 +14,33 @@ struct WaveformSummarizer {
     }
 
     mutating func append(_ samples: [Float]) {
-        for sample in samples {
+        var next = 0
+        while next < samples.count {
             var startsColumn = summary.minimums.isEmpty || inColumn == summary.framesPerColumn
             if startsColumn && summary.minimums.count == columns {
                 mergePairs()
                 startsColumn = inColumn == summary.framesPerColumn
             }
             if startsColumn {
-                summary.minimums.append(sample)
-                summary.maximums.append(sample)
+                summary.minimums.append(samples[next])
+                summary.maximums.append(samples[next])
                 inColumn = 1
-            } else {
-                let last = summary.minimums.count - 1
-                summary.minimums[last] = min(summary.minimums[last], sample)
-                summary.maximums[last] = max(summary.maximums[last], sample)
-                inColumn += 1
+                next += 1
+                continue
             }
+            // The rest of this column at once.
+            let run = min(samples.count - next, summary.framesPerColumn - inColumn)
+            let last = summary.minimums.count - 1
+            var (low, high) = (summary.minimums[last], summary.maximums[last])
+            samples.withUnsafeBufferPointer { buffer in
+                for index in next..<next + run {
+                    low = min(low, buffer[index])
+                    high = max(high, buffer[index])
+                }
+            }
+            (summary.minimums[last], summary.maximums[last]) = (low, high)
+            inColumn += run
+            next += run
         }
     }
 
