@@ -74,7 +74,9 @@ final class AnalysisFrames {
         windowed = [Float](repeating: 0, count: n)
         spectrum = [kiss_fft_cpx](repeating: kiss_fft_cpx(), count: n / 2 + 1)
         let spacing = sampleRate / Double(n)
-        let first = max(1, Int((band.lowerBound / spacing).rounded(.up)))
+        // The caller refuses a band that starts above the Nyquist frequency; the clamp keeps the bins in
+        // the spectrum whatever it is given.
+        let first = min(n / 2 - 1, max(1, Int((band.lowerBound / spacing).rounded(.up))))
         let last = min(n / 2 - 1, Int((band.upperBound / spacing).rounded(.down)))
         bins = first...max(first, last)
         levels = [Float](repeating: 0, count: bins.count)

@@ -24,6 +24,13 @@ public enum AudioToHaptics {
         }
         let reader = try SoundFileReader(url: url, displayName: name)
         let analysisRate = min(reader.sampleRate, AnalysisFrames.highestRate)
+        guard options.band.lowerBound < Double(analysisRate) / 2 - 100 else {
+            throw AudioConversionError(
+                file: name, kind: .invalidOptions,
+                problem:
+                    "the band starts at \(options.band.lowerBound) Hz, but a sound at \(reader.sampleRate) Hz holds nothing above \(analysisRate / 2) Hz"
+            )
+        }
         let resampler = Resampler(from: reader.sampleRate, to: analysisRate)
         let frames = AnalysisFrames(band: options.band, sampleRate: analysisRate)
         var assembly = PatternAssembly(options: options)

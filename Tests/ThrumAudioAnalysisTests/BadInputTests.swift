@@ -92,6 +92,20 @@ struct BadInputTests {
         )
     }
 
+    @Test func aBandAboveTheSoundsNyquistFrequency() throws {
+        let url = try SoundFixtures.writeMono(
+            "low-rate.wav", rate: 8000, Signals.tone(frequency: 440, amplitude: 0.5, seconds: 0.5, rate: 8000))
+        do {
+            _ = try AudioToHaptics.convert(contentsOf: url, options: AudioConversionOptions(band: 6000...8000))
+            Issue.record("converted a band the sound cannot hold")
+        } catch {
+            #expect(error.kind == .invalidOptions)
+            #expect(
+                error.description
+                    == "low-rate.wav: the band starts at 6000.0 Hz, but a sound at 8000 Hz holds nothing above 4000 Hz")
+        }
+    }
+
     @Test func optionsOutOfRange() throws {
         let url = try SoundFixtures.writeMono("fine.wav", rate: 8000, Signals.silence(seconds: 0.1, rate: 8000))
         for options in [
