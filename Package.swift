@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ThrumCoreHaptics", targets: ["ThrumCoreHaptics"]),
         .library(name: "ThrumTesting", targets: ["ThrumTesting"]),
         .library(name: "ThrumService", targets: ["ThrumService"]),
+        .library(name: "ThrumAudioAnalysis", targets: ["ThrumAudioAnalysis"]),
         .executable(name: "thrum", targets: ["thrum"]),
         .executable(name: "thrum-bench", targets: ["thrum-bench"]),
     ],
@@ -104,6 +105,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // libsndfile, libsamplerate and kissfft, found with pkg-config. Only ThrumAudioAnalysis imports them.
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
+        ),
+        .systemLibrary(
+            name: "CSampleRate", pkgConfig: "samplerate",
+            providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]
+        ),
+        // kissfft without pkg-config: SwiftPM refuses the -D flags kissfft-float.pc gives, and the only one
+        // that matters, kiss_fft_scalar=float, is the header's default; the shim names the header's folder.
+        .systemLibrary(name: "CKissFFT", providers: [.apt(["libkissfft-dev"]), .brew(["kissfft"])]),
+        // Sound to touch: an audio file read in blocks and analysed into a pattern (an intensity and a
+        // sharpness curve, transients at onsets) and a waveform summary (Protocol/AUDIO-TO-HAPTICS.md).
+        .target(name: "ThrumAudioAnalysis", dependencies: ["ThrumModel", "CSndFile", "CSampleRate", "CKissFFT"]),
         // The plot `thrum render` writes (SVG): lanes from the reference renderer and the simulated actuator.
         .target(name: "ThrumPlot", dependencies: ["ThrumModel", "ThrumTimeline", "ThrumSimulator"]),
         // `thrum serve`: the boards behind a local HTTP and WebSocket service (Protocol/SERVICE.md), and
@@ -124,7 +139,7 @@ let package = Package(
             name: "ThrumCommands",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumSimulator", "ThrumTransport", "ThrumSerial", "ThrumWire",
-                "ThrumQEMU", "ThrumPlot", "ThrumService",
+                "ThrumQEMU", "ThrumPlot", "ThrumService", "ThrumAudioAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,7 +152,8 @@ let package = Package(
             name: "thrum-bench",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumSimulator", "ThrumTesting",
-                "ThrumQEMU", "ThrumService", .product(name: "Subprocess", package: "swift-subprocess"),
+                "ThrumQEMU", "ThrumService", "ThrumAudioAnalysis",
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
@@ -223,6 +239,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The audio analysis on sounds the tests synthesise and write with libsndfile.
+        .testTarget(name: "ThrumAudioAnalysisTests", dependencies: ["ThrumAudioAnalysis", "ThrumModel", "CSndFile"]),
         // End-to-end tests against the QEMU board (the STM32F4 port under qemu-system-arm).
         .testTarget(
             name: "ThrumQEMUTests",

@@ -8,8 +8,13 @@ final class ProgressBar: Sendable {
     private let console = Console.current
     private let lastPercent = Locked(-1)
     private let enabled = isatty(STDERR_FILENO) != 0
+    private let unit: String?
 
-    init(label: String) { self.label = label }
+    /// `unit` names what `update` counts (bytes); nil shows only the percentage.
+    init(label: String, unit: String? = "bytes") {
+        self.label = label
+        self.unit = unit
+    }
 
     func update(_ done: Int, of total: Int) {
         guard enabled, total > 0 else { return }
@@ -19,7 +24,7 @@ final class ProgressBar: Sendable {
             lastPercent = percent
             let filled = percent * 30 / 100
             return
-                "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)% (\(done)/\(total) bytes)"
+                "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)%\(unit.map { " (\(done)/\(total) \($0))" } ?? "")"
         }
         if let line { console.writeErr(line) }
     }

@@ -96,9 +96,11 @@ func simulatedActuatorLane(for pattern: HapticPattern, model: ActuatorModel) -> 
 /// Writes the plot of `pattern` to `path`, or fails with a message naming the path.
 func writePlot(
     of pattern: HapticPattern, title: String, to path: String, actuator: PatternPlot.ActuatorLane? = nil,
-    channels: PatternPlot.ChannelLanes? = nil
+    channels: PatternPlot.ChannelLanes? = nil, waveform: PatternPlot.WaveformLane? = nil
 ) throws {
-    let document = PatternPlot(title: title, pattern: pattern, actuator: actuator, channels: channels).svg()
+    let document = PatternPlot(
+        title: title, pattern: pattern, actuator: actuator, channels: channels, waveform: waveform
+    ).svg()
     do {
         try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {

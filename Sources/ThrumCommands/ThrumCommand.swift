@@ -17,6 +17,7 @@ public struct ThrumCommand: AsyncParsableCommand {
             CompileCommand.self,
             InspectCommand.self,
             RenderCommand.self,
+            ConvertCommand.self,
             SimCommand.self,
             PlayCommand.self,
             InfoCommand.self,

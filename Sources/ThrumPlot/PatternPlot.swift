@@ -11,6 +11,8 @@ public struct PatternPlot: Sendable {
     public var actuator: ActuatorLane?
     /// One lane per channel of a locality: each channel's share of the intensity.
     public var channels: ChannelLanes?
+    /// The sound a pattern was derived from (`thrum convert`), drawn in a lane above the curves.
+    public var waveform: WaveformLane?
 
     /// The channels a pattern plays on and the pan that shares it out (SEMANTICS.md §12).
     public struct ChannelLanes: Sendable {
@@ -39,20 +41,40 @@ public struct PatternPlot: Sendable {
         }
     }
 
+    /// A waveform as the lowest and highest sample of consecutive columns of equal duration.
+    public struct WaveformLane: Sendable {
+        public var minimums: [Float]
+        public var maximums: [Float]
+        /// Seconds each column covers.
+        public var columnDuration: Double
+
+        public init(minimums: [Float], maximums: [Float], columnDuration: Double) {
+            self.minimums = minimums
+            self.maximums = maximums
+            self.columnDuration = columnDuration
+        }
+
+        public var duration: Double { Double(minimums.count) * columnDuration }
+    }
+
     private let width = 1000.0
     private let left = 116.0
     private let right = 24.0
     private var plotWidth: Double { width - left - right }
 
-    public init(title: String, pattern: HapticPattern, actuator: ActuatorLane? = nil, channels: ChannelLanes? = nil) {
+    public init(
+        title: String, pattern: HapticPattern, actuator: ActuatorLane? = nil, channels: ChannelLanes? = nil,
+        waveform: WaveformLane? = nil
+    ) {
         self.title = title
         self.pattern = pattern
         self.actuator = actuator
         self.channels = channels
+        self.waveform = waveform
     }
 
     public func svg() -> String {
-        let duration = max(ReferenceRenderer.renderedDuration(of: pattern), 0.05)
+        let duration = max(ReferenceRenderer.renderedDuration(of: pattern), waveform?.duration ?? 0, 0.05)
         // Point samples at up to 1 kHz, then per-pixel aggregation: a 2 ms transient still shows.
         let sampleRate = min(1000, 2_000_000 / duration)
         let rendered = ReferenceRenderer.render(pattern, sampleRate: sampleRate, duration: duration)
@@ -60,7 +82,8 @@ public struct PatternPlot: Sendable {
             intensity: rendered.intensity.values, sharpness: rendered.sharpness.values, count: Int(plotWidth))
         let x = { (time: Double) in self.left + time / duration * self.plotWidth }
 
-        var lanes: [Lane] = [Lane(name: "Intensity", height: 150), Lane(name: "Sharpness", height: 100)]
+        var lanes: [Lane] = waveform == nil ? [] : [Lane(name: "Waveform", height: 90)]
+        lanes += [Lane(name: "Intensity", height: 150), Lane(name: "Sharpness", height: 100)]
         let controlIDs = orderedControlIDs()
         if !controlIDs.isEmpty { lanes.append(Lane(name: "Controls", height: 100)) }
         let hasAudio = pattern.events.contains { $0.type.isAudio }
@@ -95,6 +118,10 @@ public struct PatternPlot: Sendable {
             for tick in axis.ticks {
                 canvas.line(x1: x(tick), y1: y0, x2: x(tick), y2: y0 + lane.height, stroke: "#e9ecef")
             }
+        }
+
+        if let waveformTop = laneTop["Waveform"], let waveform {
+            drawWaveform(&canvas, waveform, top: waveformTop, height: 90, x: x)
         }
 
         // Intensity: the band between the quietest and loudest sample of each pixel column.
@@ -167,6 +194,28 @@ public struct PatternPlot: Sendable {
 
         drawLegend(&canvas, y: legendY, controls: controlIDs, hasAudio: hasAudio, hasActuator: actuator != nil)
         return canvas.document
+    }
+
+    /// The sound: per pixel column, the band from its lowest to its highest sample (-1…1).
+    private func drawWaveform(
+        _ canvas: inout SVGCanvas, _ waveform: WaveformLane, top: Double, height: Double, x: (Double) -> Double
+    ) {
+        scaleLabels(&canvas, top: top, height: height, labels: [(1, "1"), (0.5, "0"), (0, "-1")])
+        let y = { (value: Float) in top + height * (1 - (Double(max(-1, min(1, value))) + 1) / 2) }
+        let pixels = max(1, Int((x(waveform.duration) - left).rounded(.up)))
+        var upper: [(Double, Double)] = []
+        var lower: [(Double, Double)] = []
+        for pixel in 0..<pixels {
+            // The columns whose time falls in this pixel.
+            let from = Int(Double(pixel) / Double(pixels) * Double(waveform.minimums.count))
+            let to = max(from + 1, Int(Double(pixel + 1) / Double(pixels) * Double(waveform.minimums.count)))
+            let range = from..<min(to, waveform.minimums.count)
+            guard !range.isEmpty else { continue }
+            let px = left + Double(pixel) + 0.5
+            upper.append((px, y(waveform.maximums[range].max()!)))
+            lower.append((px, y(waveform.minimums[range].min()!)))
+        }
+        canvas.polygon(upper + lower.reversed(), fill: Palette.waveform, opacity: 0.8, stroke: Palette.waveform)
     }
 
     /// One channel's intensity: the band between each pixel column's quietest and loudest sample.
@@ -347,6 +396,7 @@ enum Palette {
     static let continuous = "#5c7cfa"
     static let audio = "#ae3ec9"
     static let actuator = "#495057"
+    static let waveform = "#868e96"
     private static let controls = ["#c92a2a", "#0b7285", "#e67700", "#5f3dc4", "#087f5b", "#862e9c"]
 
     static func control(_ id: DynamicParameterID, among ids: [DynamicParameterID]) -> String {

@@ -21,6 +21,7 @@ let suites: [Suite] = [
     qemuSuite,
     rigSuite,
     serviceSuite,
+    convertSuite,
 ]
 
 /// Options some suites read: `--minutes N` (soak), `--board stm32f4|microbit` (qemu).
