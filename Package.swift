@@ -128,6 +128,7 @@ let package = Package(
             name: "ThrumService",
             dependencies: [
                 "Thrum", "ThrumModel", "ThrumTimeline", "ThrumWire", "ThrumTransport", "ThrumPlot",
+                "ThrumAudioAnalysis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

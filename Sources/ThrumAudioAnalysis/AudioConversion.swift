@@ -1,3 +1,4 @@
+import Foundation
 import ThrumModel
 
 /// A converted sound: the pattern, what the analysis found, and the waveform to draw under it.
@@ -54,4 +55,22 @@ public struct WaveformSummary: Sendable, Hashable {
 
     /// Seconds covered by one column.
     public var columnDuration: Double { Double(framesPerColumn) / Double(sampleRate) }
+}
+
+extension AudioAnalysisReport {
+    /// One line: what was read and what it became (`thrum convert` prints it after "wrote OUT: ",
+    /// the service's `POST /api/convert` after the sound's name).
+    public var summary: String {
+        let seconds = String(format: "%.2f", duration)
+        let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels"
+        let counts = [Self.counted(onsets.count, "transient"), Self.counted(continuousEvents, "continuous event")]
+        var line =
+            "\(seconds) s of \(layout) \(sampleRate) Hz audio -> \(counts.joined(separator: ", ")), \(intensityBreakpoints) intensity and \(sharpnessBreakpoints) sharpness breakpoints in \(Self.counted(curves, "curve")) (max error \(intensityMaxError))"
+        if clippedSamples > 0 { line += "; \(clippedSamples) clipped samples" }
+        return line
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+    }
 }

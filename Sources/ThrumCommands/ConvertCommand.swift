@@ -86,7 +86,7 @@ struct ConvertCommand: ParsableCommand {
                 waveform: PatternPlot.WaveformLane(
                     minimums: wave.minimums, maximums: wave.maximums, columnDuration: wave.columnDuration))
         }
-        Console.current.line(Self.summary(conversion.report, output: output))
+        Console.current.line("wrote \(output): \(conversion.report.summary)")
     }
 
     /// `EventWaveformPath` is relative to the pattern's folder: the sound's path from there.
@@ -102,21 +102,5 @@ struct ConvertCommand: ParsableCommand {
             copy.events[index].waveform?.path = path
         }
         return copy
-    }
-
-    static func summary(_ report: AudioAnalysisReport, output: String) -> String {
-        let seconds = String(format: "%.2f", report.duration)
-        let channels = report.channels == 1 ? "mono" : report.channels == 2 ? "stereo" : "\(report.channels) channels"
-        let counts = [
-            counted(report.onsets.count, "transient"), counted(report.continuousEvents, "continuous event"),
-        ].joined(separator: ", ")
-        var line =
-            "wrote \(output): \(seconds) s of \(channels) \(report.sampleRate) Hz audio -> \(counts), \(report.intensityBreakpoints) intensity and \(report.sharpnessBreakpoints) sharpness breakpoints in \(counted(report.curves, "curve")) (max error \(report.intensityMaxError))"
-        if report.clippedSamples > 0 { line += "; \(report.clippedSamples) clipped samples" }
-        return line
-    }
-
-    private static func counted(_ count: Int, _ noun: String) -> String {
-        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
     }
 }

@@ -7,6 +7,9 @@ public struct ServiceLimits: Sendable {
     public var maxFrameBytes = 16 << 20
     /// The largest HTTP request body (validate, compile, plot).
     public var maxBodyBytes = 4 << 20
+    /// The largest sound `POST /api/convert` takes (it streams to a temporary file, not memory):
+    /// ten minutes of 48 kHz stereo 24-bit WAV, or hours of a compressed format.
+    public var maxAudioBytes = 256 << 20
     /// Requests a second per client, on average and at once; real-time messages do not count.
     public var requestsPerSecond = 500.0
     public var requestBurst = 1000.0

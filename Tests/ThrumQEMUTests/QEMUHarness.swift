@@ -35,7 +35,9 @@ enum QEMUHarness {
 
     /// The port's QEMU image, made up to date once per test process (concurrent makes in one build
     /// folder would race).
-    static func image(_ port: QEMUPort) async throws -> URL { try await shared.image(Image(port: port, channels: .single)) }
+    static func image(_ port: QEMUPort) async throws -> URL {
+        try await shared.image(Image(port: port, channels: .single))
+    }
 
     /// One of the images the tests boot: a port, built with its channels.
     struct Image: Hashable {

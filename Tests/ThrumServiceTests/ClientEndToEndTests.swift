@@ -81,7 +81,7 @@ struct ServiceClientsWallClockTests {
         let screenshots = Tools.artifacts.appendingPathComponent(label)
         try? FileManager.default.removeItem(at: screenshots)
         let studio = try await Tools.runScript(
-            "studio_e2e.py", [url, "--screenshots", screenshots.path, "--timeout", "150"] + arguments, limit: 180)
+            "studio_e2e.py", [url, "--screenshots", screenshots.path, "--timeout", "200"] + arguments, limit: 240)
         #expect(
             studio.status == 0,
             "studio_e2e.py \(arguments) exited \(studio.status) (screenshots in \(screenshots.path)):\n\(studio.output)\nthrum serve's log:\n\(service.errorOutput())"

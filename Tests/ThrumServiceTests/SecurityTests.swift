@@ -119,7 +119,10 @@ import ThrumService
             // The page needs no token, and says nothing can be loaded from elsewhere.
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
+                #expect(
+                    response.headers[.contentSecurityPolicy]
+                        == "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; frame-ancestors 'none'"
+                )
             }
             try await client.execute(uri: "/web/../Package.swift", method: .get) { response in
                 #expect(response.status == .notFound)

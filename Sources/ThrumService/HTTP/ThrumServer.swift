@@ -89,6 +89,7 @@ public struct ThrumServer: Sendable {
         WebRoutes.add(to: router)
         ExampleRoutes.add(to: router)
         APIRoutes(hub: hub, limits: configuration.limits).add(to: router)
+        ConvertRoutes(limits: configuration.limits).add(to: router)
         let connections = WebSocketConnections(hub: hub, limits: configuration.limits)
         router.ws("/ws") { _, _ in
             .upgrade([:])

@@ -37,8 +37,9 @@ enum WebRoutes {
             headers: [
                 .contentType: type,
                 // The pages load only what the service serves: nothing from elsewhere, no framing.
+                // blob: is the page's own: a saved file's download, the studio's converted sound.
                 .contentSecurityPolicy:
-                    "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'",
+                    "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; frame-ancestors 'none'",
             ],
             body: .init(byteBuffer: buffer))
     }

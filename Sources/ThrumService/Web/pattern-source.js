@@ -1,6 +1,8 @@
 // Where patterns come from: the file picker, a file dropped on the page, and the service's bundled
-// examples (GET /api/examples). Each calls `open(text, name)`.
+// examples (GET /api/examples). Each calls `open(text, name)`; a sound dropped on the page is
+// converted instead (audio-source.js).
 import { apiFetch } from './thrum-client.js';
+import { isAudioFile } from './audio-source.js';
 
 export async function listExamples(select) {
   const response = await apiFetch('/api/examples');
@@ -20,10 +22,11 @@ export async function exampleText(name) {
   return response.text();
 }
 
-/** Wires the picker, the examples and dropping onto `dropTarget`. */
-export function attachSources({ fileInput, examples, dropTarget, open, fail }) {
+/** Wires the picker, the examples and dropping onto `dropTarget`; a dropped sound goes to `openAudio`. */
+export function attachSources({ fileInput, examples, dropTarget, open, openAudio, fail }) {
   const read = (file) =>
-    file.text().then((text) => open(text, file.name)).catch((error) => fail(`cannot read ${file.name}: ${error.message}`));
+    isAudioFile(file) ? openAudio(file)
+    : file.text().then((text) => open(text, file.name)).catch((error) => fail(`cannot read ${file.name}: ${error.message}`));
   fileInput.addEventListener('change', () => {
     const file = fileInput.files?.[0];
     if (file) read(file);

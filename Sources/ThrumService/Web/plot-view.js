@@ -3,7 +3,8 @@
 // what that channel rendered (the trace, aligned to the pattern's time). The first lane carries the
 // handles: ● an event's time and intensity, ◆ its sharpness, ■ a curve point. Dragging one, or the
 // arrow keys on a focused one, calls `onEdit`; clicking the time axis calls `onSeek(seconds)`.
-// Double-clicking a lane adds a transient there.
+// Double-clicking a lane adds a transient there. A converted sound's waveform (`setWaveform`) is
+// drawn in grey behind the first lane, on the same time axis.
 
 const NS = 'http://www.w3.org/2000/svg';
 const margin = { left: 40, right: 14, top: 8 };
@@ -28,6 +29,8 @@ export class PlotView {
     this.channels = [{ key: 'all', label: 'board' }];
     this.summary = null;
     this.rendering = null;
+    /** A converted sound's {duration, min, max} (one column each), or null. */
+    this.waveform = null;
     /** Per channel key: {step (pattern seconds a sample), values (pattern time k·step; NaN: none)}. */
     this.traces = new Map();
     this.playhead = null;
@@ -49,6 +52,11 @@ export class PlotView {
     this.render();
   }
 
+  setWaveform(waveform) {
+    this.waveform = waveform;
+    this.render();
+  }
+
   /** Taller when there is one lane; several share the height. */
   get laneHeight() {
     return this.channels.length === 1 ? 230 : this.channels.length === 2 ? 170 : 140;
@@ -56,7 +64,7 @@ export class PlotView {
 
   /** The span drawn: the rendered duration and a little more. */
   get span() {
-    return Math.max(0.1, (this.summary?.renderedDuration ?? 1) * 1.04);
+    return Math.max(0.1, Math.max(this.summary?.renderedDuration ?? 1, this.waveform?.duration ?? 0) * 1.04);
   }
 
   get width() {
@@ -174,6 +182,7 @@ export class PlotView {
       const point = this.#point(event);
       this.onEdit({ kind: 'add', time: this.time(point.x), intensity: this.value(point.y, lane) });
     });
+    if (lane === 0 && this.waveform) make('path', { class: 'waveform', 'data-testid': 'waveform', d: this.#waveform(lane) }, group);
     for (const level of [0, 0.5, 1]) {
       make('line', { class: 'grid', x1: margin.left, x2: this.width - margin.right, y1: this.y(level, lane), y2: this.y(level, lane) }, group);
       make('text', { class: 'tick-label', x: margin.left - 6, y: this.y(level, lane) + 4, 'text-anchor': 'end' }, group).textContent = level;
@@ -206,6 +215,23 @@ export class PlotView {
       d += `L${this.x(k / rate).toFixed(1)},${this.y(v, lane).toFixed(1)}`;
     }
     return `${d}L${this.x((values.length - 1) / rate).toFixed(1)},${this.y(0, lane).toFixed(1)}Z`;
+  }
+
+  /** The sound's min and max per column around the lane's middle, as one closed outline. */
+  #waveform(lane) {
+    const { duration, min, max } = this.waveform;
+    if (!max?.length || !(duration > 0)) return '';
+    const step = duration / max.length;
+    const middle = this.y(0.5, lane);
+    const half = (this.laneHeight - 12) / 2;
+    let top = '';
+    let bottom = '';
+    for (let k = 0; k < max.length; k++) {
+      const x = this.x((k + 0.5) * step).toFixed(1);
+      top += `${k ? 'L' : 'M'}${x},${(middle - clamp(max[k], -1, 1) * half).toFixed(1)}`;
+      bottom = `L${x},${(middle - clamp(min[k], -1, 1) * half).toFixed(1)}${bottom}`;
+    }
+    return `${top}${bottom}Z`;
   }
 
   #line(values, rate, lane) {

@@ -15,6 +15,8 @@ import { ChannelsView } from './channels-view.js';
 import { StatusView } from './status-view.js';
 import { addEvent, deleteEvent, editCurvePoint, editEvent } from './ahap-edit.js';
 import { saveText, watchedFile } from './save.js';
+import { attachAudioSource, convertAudio } from './audio-source.js';
+import { SoundPlayer } from './sound-player.js';
 
 const element = (testID) => document.querySelector(`[data-testid="${testID}"]`);
 
@@ -24,11 +26,15 @@ const transport = new Transport(client, clock);
 const status = new StatusView(element('status'), element('event-log'));
 const traceView = new TraceView(element('trace'));
 const recorder = new Recorder(transport, clock);
+const sound = new SoundPlayer(element('sound-audio'));
 const state = { pattern: null, summary: null, name: 'pattern.ahap', loadedText: null, panTouched: false, watched: null, retry: 1000 };
 
 const plot = new PlotView(element('plot'), {
   onEdit: (edit) => applyEdit(edit),
-  onSeek: (time) => transport.seek(time).catch(report('player.seek')),
+  onSeek: (time) => {
+    sound.seek(time);
+    transport.seek(time).catch(report('player.seek'));
+  },
 });
 const diagnostics = element('diagnostics');
 const editor = new Editor(element('editor'), {
@@ -83,8 +89,13 @@ async function setLocality(locality) {
 
 // -- patterns -----------------------------------------------------------------------------------
 
-/** A pattern from a file, an example or the watched file: into the editor, then loaded. */
-async function open(text, name) {
+/** A pattern from a file, an example or the watched file: into the editor, then loaded. A pattern
+ *  converted from a sound keeps that sound (`file`) and its waveform; any other forgets them. */
+async function open(text, name, { file = null, waveform = null } = {}) {
+  sound.load(file);
+  plot.setWaveform(waveform);
+  element('sound').closest('label').hidden = file == null;
+  if (file == null) element('audio-report').hidden = true;
   state.name = name;
   element('file-name').textContent = name;
   editor.text = text;
@@ -138,7 +149,27 @@ async function play() {
   plot.clearTraces();
   traceView.resetPeak();
   recorder.reset(state.summary.renderedDuration);
+  const from = transport.cue;
   await transport.play().catch(report('player.start'));
+  // The sound starts at the board's start time, from the same place.
+  if (transport.playing) sound.play(from, transport.startedAt - clock.now(), transport.rate);
+}
+
+/** A sound picked or dropped: converted by the service, then opened with its waveform. */
+async function openAudio(file) {
+  const line = element('audio-report');
+  line.hidden = false;
+  line.textContent = `Converting ${file.name}…`;
+  try {
+    const converted = await convertAudio(file);
+    line.textContent = converted.summary ?? '';
+    status.add('info', 'convert', converted.summary ?? file.name);
+    await open(converted.ahap, converted.name, { file, waveform: converted.waveform });
+  } catch (error) {
+    line.textContent = '';
+    line.hidden = true;
+    showProblem(diagnostics, String(error.message ?? error));
+  }
 }
 
 /** Ctrl/Cmd+Enter in the editor: load the edit and play it. */
@@ -270,9 +301,22 @@ setInterval(async () => {
 // -- controls -----------------------------------------------------------------------------------
 
 element('play').addEventListener('click', () => play());
-element('stop').addEventListener('click', () => transport.stop().then(() => recorder.stopped()).catch(report('player.stop')));
-element('loop').addEventListener('change', (event) => transport.setLoop(event.target.checked).catch(report('player.loop')));
-element('rate').addEventListener('change', (event) => transport.setRate(Number(event.target.value)).catch(report('player.rate')));
+element('stop').addEventListener('click', () => {
+  sound.stop();
+  transport.stop().then(() => recorder.stopped()).catch(report('player.stop'));
+});
+element('loop').addEventListener('change', (event) => {
+  sound.setLoop(event.target.checked);
+  transport.setLoop(event.target.checked).catch(report('player.loop'));
+});
+element('rate').addEventListener('change', (event) => {
+  sound.setRate(Number(event.target.value));
+  transport.setRate(Number(event.target.value)).catch(report('player.rate'));
+});
+element('sound').addEventListener('change', (event) => {
+  sound.enabled = event.target.checked;
+  if (!sound.enabled) sound.stop();
+});
 element('apply').addEventListener('click', () => load());
 element('save').addEventListener('click', () => saveText(editor.text, state.name, { watched: state.watched != null && state.name === state.watched }).then((where) => status.add('info', 'saved', where)).catch(report('save')));
 element('add-event').addEventListener('click', () => applyEdit({ kind: 'add', time: transport.position() ?? 0, intensity: 1 }));
@@ -282,7 +326,10 @@ element('delete-event').addEventListener('click', () => {
 element('plot').addEventListener('select', () => setButtons());
 transport.addEventListener('change', () => {
   element('play').classList.toggle('active', transport.playing);
-  if (!transport.playing) recorder.stopped();
+  if (!transport.playing) {
+    recorder.stopped();
+    sound.stop();
+  }
 });
 
 attachSources({
@@ -290,8 +337,10 @@ attachSources({
   examples: element('examples'),
   dropTarget: document.body,
   open: (text, name) => open(text, name),
+  openAudio: (file) => openAudio(file),
   fail: (message) => showProblem(diagnostics, message),
 });
+attachAudioSource({ input: element('open-audio'), openAudio: (file) => openAudio(file) });
 
 // The playhead follows the board's time.
 function frame() {
@@ -314,6 +363,7 @@ window.thrumStudio = {
   since: (time) =>
     Object.fromEntries([...traceView.channels.entries()].map(([key, c]) => [key, c.samples.slice(Math.max(0, Math.ceil((time - c.start) / c.tick)))])),
   state: () => ({ pattern: state.pattern, playing: transport.playing, player: transport.player }),
+  sound: () => ({ loaded: sound.loaded, playing: !element('sound-audio').paused, time: element('sound-audio').currentTime, problem: sound.problem, src: element('sound-audio').getAttribute('src'), error: element('sound-audio').error?.message ?? null }),
 };
 
 listExamples(element('examples')).catch(report('GET /api/examples'));
