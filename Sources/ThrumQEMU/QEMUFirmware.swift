@@ -115,8 +115,8 @@ public enum QEMUFirmware {
         return image
     }
 
-    /// `arm-none-eabi-size -A` of an image: flash (vectors, text, exidx, data) and static RAM (data,
-    /// bss, noinit), the way the port's Makefile counts them.
+    /// `arm-none-eabi-size -A` of an image: flash (vectors, text, exidx, data, ramfunc) and static RAM
+    /// (data, ramfunc, bss, noinit), the way the ports' Makefiles count them.
     public static func size(of image: URL) async throws -> (flash: Int, ram: Int) {
         let result = try await Subprocess.run(
             .name("arm-none-eabi-size"), arguments: ["-A", image.path], output: .string(limit: 1 << 20),
@@ -132,7 +132,7 @@ public enum QEMUFirmware {
             guard fields.count >= 2, let size = Int(fields[1]) else { continue }
             switch fields[0] {
             case ".isr_vector", ".text", ".ARM.exidx": flash += size
-            case ".data":
+            case ".data", ".ramfunc":  // copied from flash to RAM at reset (the erase path runs from RAM)
                 flash += size
                 ram += size
             case ".bss", ".noinit": ram += size
