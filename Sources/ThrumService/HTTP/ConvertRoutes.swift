@@ -68,9 +68,10 @@ struct ConvertRoutes: Sendable {
     private static func convert(_ file: URL) async -> Result<AudioConversion, AudioConversionError> {
         await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: Result { () throws(AudioConversionError) in
-                    try AudioToHaptics.convert(contentsOf: file)
-                })
+                continuation.resume(
+                    returning: Result { () throws(AudioConversionError) in
+                        try AudioToHaptics.convert(contentsOf: file)
+                    })
             }
         }
     }
