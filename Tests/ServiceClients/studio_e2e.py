@@ -376,6 +376,7 @@ def sound(run: Studio) -> None:
     """Open a sound: the service converts it, the studio shows its waveform under the derived pattern
     and plays the sound beside the board; a file that is not audio is refused, naming it."""
     hits = [0.2, 0.7, 1.2]
+    run.ok("no sound to play before one is opened", not run.by_id("sound").is_displayed())
     with tempfile.TemporaryDirectory() as folder:
         drums = Path(folder) / "drums.wav"
         write_wav(drums, 1.6, hits)
@@ -393,6 +394,7 @@ def sound(run: Studio) -> None:
         run.ok("the sound's waveform is drawn under the pattern", len(waveform.get_attribute("d") or "") > 100,
                run.by_id("audio-report").text)
         run.ok("the analysis is summarised", "drums.wav" in run.by_id("audio-report").text, run.by_id("audio-report").text)
+        run.ok("the sound's toggle shows once a sound is open", run.by_id("sound").is_displayed())
         run.by_id("play").click()
         run.wait("the board plays the converted pattern", lambda d: run.state().get("playing"), 5)
         deadline = time.monotonic() + 5
