@@ -407,13 +407,15 @@ def sound(run: Studio) -> None:
         run.screenshot("sound")
         run.by_id("stop").click()
         run.wait("stopped", lambda d: not run.js("return window.thrumStudio.sound()").get("playing"), 5)
-        run.ok("Stop stops the sound too", True)
+        run.ok("Stop stops the sound and the board", not run.state().get("playing"), json.dumps(run.state()))
 
         noise = Path(folder) / "notes.wav"
         noise.write_text("these are not samples")
         run.by_id("open-audio").send_keys(str(noise))
         run.wait("the bad sound refused", lambda d: "notes.wav" in run.by_id("diagnostics").text, 20)
-        run.ok("a file that is not audio is refused, naming it", True, run.by_id("diagnostics").text[:200])
+        run.ok("a file that is not audio is refused, naming it; the converted pattern stays",
+               "drums.ahap" in run.by_id("summary").text and run.state().get("pattern") is not None,
+               run.by_id("diagnostics").text[:200])
 
 
 def pan(run: Studio) -> None:

@@ -46,15 +46,13 @@ struct APIRoutes: Sendable {
         router.put("/api/watch") { request, _ in
             guard let file = await hub.watchedFile else { return Self.notWatching }
             guard let body = try? await request.body.collect(upTo: limits.maxBodyBytes) else {
-                return JSONResponse.make(
-                    status: .contentTooLarge, ["error": ["code": "too_large", "message": "the text is too large"]])
+                return JSONResponse.error(.contentTooLarge, code: "too_large", message: "the text is too large")
             }
             do {
                 try file.write(Data(buffer: body))
             } catch {
-                return JSONResponse.make(
-                    status: .internalServerError,
-                    ["error": ["code": "io", "message": .string("cannot write \(file.name): \(error)")]])
+                return JSONResponse.error(
+                    .internalServerError, code: "io", message: "cannot write \(file.name): \(error)")
             }
             return JSONResponse.make(["name": .string(file.name), "bytes": .int(body.readableBytes)])
         }
@@ -88,9 +86,8 @@ struct APIRoutes: Sendable {
     }
 
     static var notWatching: Response {
-        JSONResponse.make(
-            status: .notFound,
-            ["error": ["code": "not_watching", "message": "the service watches no file (thrum serve --watch FILE)"]])
+        JSONResponse.error(
+            .notFound, code: "not_watching", message: "the service watches no file (thrum serve --watch FILE)")
     }
 
     /// The longest rendering `/api/render` returns, in seconds (a longer pattern is cut).
@@ -120,14 +117,8 @@ struct APIRoutes: Sendable {
         do {
             body = try await request.body.collect(upTo: limits.maxBodyBytes)
         } catch {
-            return JSONResponse.make(
-                status: .contentTooLarge,
-                [
-                    "error": [
-                        "code": "too_large",
-                        "message": .string("the pattern is larger than \(limits.maxBodyBytes) bytes"),
-                    ]
-                ])
+            return JSONResponse.error(
+                .contentTooLarge, code: "too_large", message: "the pattern is larger than \(limits.maxBodyBytes) bytes")
         }
         let name = request.uri.queryParameters["name"].map(String.init) ?? "pattern"
         let strict = request.uri.queryParameters["strict"] == "true"

@@ -29,16 +29,19 @@ struct ConvertRoutes: Sendable {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 guard try await Self.store(request.body, to: file, limit: limits.maxAudioBytes) else {
-                    return Self.error(
-                        .contentTooLarge, "too_large",
-                        "\(name) is larger than \(limits.maxAudioBytes >> 20) MiB, the most the service converts")
+                    return JSONResponse.error(
+                        .contentTooLarge, code: "too_large",
+                        message:
+                            "\(name) is larger than \(limits.maxAudioBytes >> 20) MiB, the most the service converts")
                 }
             } catch {
-                return Self.error(.internalServerError, "io", "cannot keep \(name) to convert it: \(error)")
+                return JSONResponse.error(
+                    .internalServerError, code: "io", message: "cannot keep \(name) to convert it: \(error)")
             }
             switch await Self.convert(file) {
             case .success(let conversion): return JSONResponse.make(Self.answer(conversion, name: name))
-            case .failure(let error): return Self.error(.unprocessableContent, "bad_audio", error.description)
+            case .failure(let error):
+                return JSONResponse.error(.unprocessableContent, code: "bad_audio", message: error.description)
             }
         }
     }
@@ -100,9 +103,5 @@ struct ConvertRoutes: Sendable {
                 "min": rounded(waveform.minimums), "max": rounded(waveform.maximums),
             ],
         ]
-    }
-
-    private static func error(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
-        JSONResponse.make(status: status, ["error": ["code": .string(code), "message": .string(message)]])
     }
 }

@@ -20,9 +20,7 @@ enum ExampleRoutes {
         router.get("/api/examples/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
             guard let data = text(of: name) else {
-                return JSONResponse.make(
-                    status: .notFound,
-                    ["error": ["code": "not_found", "message": .string("no example \(name)")]])
+                return JSONResponse.error(.notFound, code: "not_found", message: "no example \(name)")
             }
             var buffer = ByteBuffer()
             buffer.writeBytes(data)

@@ -19,9 +19,8 @@ struct GuardMiddleware: RouterMiddleware {
             host: request.head.authority, origin: origin, presentedToken: Self.presentedToken(request),
             needsToken: needsToken)
         if case .refuse(let status, let reason) = verdict {
-            return JSONResponse.make(
-                status: HTTPResponse.Status(code: status),
-                ["error": ["code": .string(status == 401 ? "unauthorized" : "forbidden"), "message": .string(reason)]])
+            return JSONResponse.error(
+                HTTPResponse.Status(code: status), code: status == 401 ? "unauthorized" : "forbidden", message: reason)
         }
         // A page from an allowed origin may read the API's answers (CORS); preflights end here.
         var response: Response
@@ -53,5 +52,10 @@ enum JSONResponse {
         buffer.writeString(value.encoded)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+
+    /// The HTTP API's error answer (Protocol/SERVICE.md §10): `{"error": {"code", "message"}}`.
+    static func error(_ status: HTTPResponse.Status, code: String, message: String) -> Response {
+        make(status: status, ["error": ["code": .string(code), "message": .string(message)]])
     }
 }

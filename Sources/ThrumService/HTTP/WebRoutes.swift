@@ -26,8 +26,7 @@ enum WebRoutes {
             let folder = Bundle.module.url(forResource: "Web", withExtension: nil),
             let data = try? Data(contentsOf: folder.appendingPathComponent(name))
         else {
-            return JSONResponse.make(
-                status: .notFound, ["error": ["code": "not_found", "message": .string("no page /web/\(name)")]])
+            return JSONResponse.error(.notFound, code: "not_found", message: "no page /web/\(name)")
         }
         let type = contentTypes[(name as NSString).pathExtension] ?? "application/octet-stream"
         var buffer = ByteBuffer()
