@@ -2,7 +2,8 @@
 public struct AudioConversionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for callers that react to the kind.
     public enum Kind: Sendable, Hashable {
-        /// No such file, a folder, or not readable.
+        /// No such file, or a folder. (A file that cannot be opened for reading reports `notAudio`, with
+        /// libsndfile's reason.)
         case unreadable
         /// libsndfile recognises no audio format in it.
         case notAudio

@@ -33,14 +33,14 @@ public enum AudioToHaptics {
         }
         let resampler = Resampler(from: reader.sampleRate, to: analysisRate)
         let frames = AnalysisFrames(band: options.band, sampleRate: analysisRate)
-        var assembly = PatternAssembly(options: options)
+        var assembly = PatternAssembly(options: options, frameSeconds: frames.frameSeconds)
         var picker = OnsetPicker(sensitivity: options.transientSensitivity, floorAmplitude: assembly.floorAmplitude)
         var waveform = WaveformSummarizer(
             columns: options.waveformColumns, announcedFrames: reader.announcedFrames, sampleRate: reader.sampleRate)
         var statistics = SignalStatistics()
         var dcBlocker = DCBlocker(sampleRate: reader.sampleRate)
 
-        let release = { (features: FrameFeatures) in assembly.add(features, frameSeconds: frames.frameSeconds) }
+        let release = { (features: FrameFeatures) in assembly.add(features) }
         let take = { (features: FrameFeatures) in
             if let onset = picker.append(features, release: release) { assembly.add(onset) }
         }

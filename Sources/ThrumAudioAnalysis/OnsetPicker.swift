@@ -3,7 +3,7 @@ import Foundation
 /// Picks onsets from the flux as frames arrive: a frame is an onset when its flux is the largest
 /// within ±16 ms, exceeds the mean of the surrounding 100 ms + 32 ms by `delta`, comes at least 30 ms
 /// after the previous onset, and the band is above the noise floor just after it (Böck, Krebs &
-/// Schedl 2012). It looks 32 ms ahead and keeps ~140 ms of frames.
+/// Schedl 2012). It looks 32 ms ahead and keeps 64 to 128 frames (170 to 340 ms).
 ///
 /// Frames pass through it and come out (`release`) once judged, their amplitude smoothed and the
 /// attack of each onset made instant:
@@ -13,8 +13,7 @@ import Foundation
 ///   a hit's attack over its length; the onset says where it really starts.
 struct OnsetPicker {
     struct Candidate {
-        /// The onset frame's index and time.
-        var frame: Int
+        /// The onset frame's time.
         var time: Double
         /// How much the band's amplitude rose at the onset (same units as `FrameFeatures.amplitude`).
         var rise: Double
@@ -31,7 +30,6 @@ struct OnsetPicker {
     private let delta: Double
     private let floorAmplitude: Double
     private var frames: [FrameFeatures] = []
-    private var active: [Bool] = []
     /// The amplitude an onset's instant attack raises a frame to (0: none).
     private var attackFloor: [Double] = []
     /// The index of `frames[0]`.
@@ -49,7 +47,6 @@ struct OnsetPicker {
     /// and releases that frame.
     mutating func append(_ features: FrameFeatures, release: (FrameFeatures) -> Void) -> Candidate? {
         frames.append(features)
-        active.append(features.amplitude >= floorAmplitude)
         attackFloor.append(0)
         defer { trim() }
         let index = base + frames.count - 1 - Self.ahead
@@ -85,7 +82,7 @@ struct OnsetPicker {
         let mean = meanRange.reduce(0) { $0 + frames[$1].flux } / Double(meanRange.count)
         guard flux >= mean + delta else { return nil }
         let after = position...min(end, position + Self.ahead)
-        guard after.contains(where: { active[$0] }) else { return nil }
+        guard after.contains(where: { frames[$0].amplitude >= floorAmplitude }) else { return nil }
         let before = smoothed(max(0, position - 4))
         // Smoothing needs the frames after: the peak is looked for where they have arrived.
         let settled = position...max(position, min(end - Self.smoothing, position + Self.ahead))
@@ -94,7 +91,7 @@ struct OnsetPicker {
         lastOnset = index
         for attack in position..<sharpest { attackFloor[attack] = peak }
         return Candidate(
-            frame: index, time: frames[position].time, rise: max(0, peak - before),
+            time: frames[position].time, rise: max(0, peak - before),
             sharpness: frames[sharpest].sharpness)
     }
 
@@ -117,7 +114,6 @@ struct OnsetPicker {
         if frames.count > 2 * keep {
             let drop = frames.count - keep
             frames.removeFirst(drop)
-            active.removeFirst(drop)
             attackFloor.removeFirst(drop)
             base += drop
         }

@@ -18,10 +18,12 @@ struct PatternAssembly {
     private var sharpness = CurveSimplifier()
     private var regions: [(start: Double, end: Double)] = []
     private var onsets: [OnsetPicker.Candidate] = []
-    private var frameSeconds = 0.0
+    /// The time between two frames (the analysis hop).
+    private let frameSeconds: Double
 
-    init(options: AudioConversionOptions) {
+    init(options: AudioConversionOptions, frameSeconds: Double) {
         self.options = options
+        self.frameSeconds = frameSeconds
         floorAmplitude = pow(10, options.noiseFloor / 20)
     }
 
@@ -30,8 +32,7 @@ struct PatternAssembly {
         options.normalizes ? max(peakAmplitude, floorAmplitude) : 1
     }
 
-    mutating func add(_ frame: FrameFeatures, frameSeconds: Double) {
-        self.frameSeconds = frameSeconds
+    mutating func add(_ frame: FrameFeatures) {
         // The lead-in frames serve the onsets only: the pattern starts at 0.
         guard frame.time >= 0 else { return }
         let isActive = frame.amplitude >= floorAmplitude

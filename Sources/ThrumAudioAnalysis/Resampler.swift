@@ -15,6 +15,8 @@ final class Resampler {
         } else {
             var error: Int32 = 0
             state = src_new(Int32(SRC_SINC_FASTEST), 1, &error)
+            // It fails only without memory for its tables; analysed at the wrong rate, every time would be wrong.
+            precondition(state != nil, "libsamplerate: \(String(cString: src_strerror(error)))")
         }
     }
 

@@ -69,7 +69,7 @@ struct ConvertCommand: ParsableCommand {
             }
         } catch let error as AudioConversionError {
             bar.finish()
-            throw failure(file + String(error.description.dropFirst(error.file.count)))
+            throw failure("\(file): \(error.problem)")
         }
         bar.finish()
         var pattern = conversion.pattern

@@ -108,11 +108,22 @@ struct BadInputTests {
 
     @Test func optionsOutOfRange() throws {
         let url = try SoundFixtures.writeMono("fine.wav", rate: 8000, Signals.silence(seconds: 0.1, rate: 8000))
-        for options in [
-            AudioConversionOptions(band: 10...20_000), AudioConversionOptions(gain: 0),
-            AudioConversionOptions(transientSensitivity: 2), AudioConversionOptions(noiseFloor: 3),
+        // One case per rule, each refused as invalid options naming what is wrong (the file itself is fine).
+        for (options, named) in [
+            (AudioConversionOptions(band: 10...20_000), "band"), (AudioConversionOptions(band: 100...150), "band"),
+            (AudioConversionOptions(band: -.infinity...200), "band"), (AudioConversionOptions(gain: 0), "gain"),
+            (AudioConversionOptions(intensityTolerance: 1.5), "intensity tolerance"),
+            (AudioConversionOptions(sharpnessTolerance: -0.1), "sharpness tolerance"),
+            (AudioConversionOptions(transientSensitivity: 2), "transient sensitivity"),
+            (AudioConversionOptions(noiseFloor: 3), "noise floor"),
+            (AudioConversionOptions(waveformColumns: 8), "columns"),
         ] {
-            #expect(throws: AudioConversionError.self) { try AudioToHaptics.convert(contentsOf: url, options: options) }
+            let error = #expect(throws: AudioConversionError.self) {
+                try AudioToHaptics.convert(contentsOf: url, options: options)
+            }
+            #expect(error?.kind == .invalidOptions, "\(named)")
+            #expect(error?.problem.contains(named) == true, "\(error?.problem ?? "")")
         }
+        #expect(throws: Never.self) { try AudioToHaptics.convert(contentsOf: url) }
     }
 }

@@ -82,12 +82,13 @@ struct OnsetTests {
             Signals.addHit(to: &samples, at: time, rate: Self.rate, amplitude: amplitude, seed: 7)
         }
         let url = try SoundFixtures.writeMono("graded-hits.wav", rate: Self.rate, samples)
-        let onsets = try AudioToHaptics.convert(contentsOf: url).report.onsets
+        let conversion = try AudioToHaptics.convert(contentsOf: url)
+        let onsets = conversion.report.onsets
         try #require(onsets.count == 4, "\(onsets)")
         let strengths = onsets.map(\.strength)
         #expect(zip(strengths, strengths.dropFirst()).allSatisfy { $0 < $1 }, "\(strengths)")
         // The felt intensity (authored × the intensity control there) is the onset's strength.
-        let pattern = try AudioToHaptics.convert(contentsOf: url).pattern
+        let pattern = conversion.pattern
         let layer = ControlLayer(authoredBy: pattern)
         for (event, onset) in zip(pattern.events.filter { $0.type == .hapticTransient }, onsets) {
             let felt = Double(event.intensity * layer.value(of: .hapticIntensityControl, at: event.time))
