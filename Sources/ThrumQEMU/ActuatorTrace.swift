@@ -1,10 +1,11 @@
 import Foundation
 import ThrumTransport
 
-/// The trace's lines (USART1's, or semihosting's on the micro:bit) as they appear in the QEMU board's actuator log, each stamped with the host's
-/// monotonic clock when this reader saw it. A thread polls the file every `interval` (1 ms by
-/// default): QEMU writes each byte to the file as the guest sends it, so the stamp is the guest's
-/// moment plus at most the polling interval and the host's scheduling delay.
+/// The trace's lines (USART1's, or semihosting's on the micro:bit) as they appear in the QEMU board's
+/// actuator log, each stamped with the host's monotonic clock when this reader saw it. A thread polls
+/// the file every `interval` (1 ms by default): QEMU writes USART1's bytes as the guest sends them and
+/// a semihosting line whole, so the stamp is the guest's moment plus at most the polling interval and
+/// the host's scheduling delay.
 public final class ActuatorTrace: Sendable {
     /// One line of the trace.
     public struct Line: Sendable, Equatable {

@@ -10,8 +10,8 @@ import Darwin
 
 /// A firmware port running under QEMU (``QEMUPort``: the STM32F4 port on `netduinoplus2`, the
 /// micro:bit port on `microbit`): the host link on a pseudo-terminal, the text trace (`i2c 5a RR VV`,
-/// `boot epoch N`, `tick max N`) into a file. One `qemu-system-arm` process, launched and supervised
-/// with swift-subprocess.
+/// `boot epoch N`; `tick max N` on the STM32F4, `stack max N` on the micro:bit) into a file. One
+/// `qemu-system-arm` process, launched and supervised with swift-subprocess.
 ///
 /// QEMU's pty passes no bytes until it notices that a host opened it (it looks once a second), so
 /// a host repeats HELLO (the engine does, every 250 ms for 10 s). What the guest writes before the

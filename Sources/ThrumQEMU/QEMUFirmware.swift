@@ -56,7 +56,7 @@ public enum QEMUFirmware {
 
     /// The actuator channels an image is built with: `count` DRV2605Ls, behind a TCA9548A when `mux`
     /// (the STM32F4 port's `make THRUM_CHANNELS=count THRUM_MUX=1`, Firmware-ref/ports/stm32f4/README.md).
-    public struct Channels: Sendable, Equatable {
+    public struct Channels: Sendable, Hashable {
         public var count: Int
         public var mux: Bool
         public init(count: Int = 1, mux: Bool = false) {

@@ -42,40 +42,46 @@ enum QEMUHarness {
     /// One of the images the tests boot: a port, built with its channels.
     struct Image: Hashable {
         var port: QEMUPort
-        var count: Int
-        var mux: Bool
-        init(port: QEMUPort, channels: QEMUFirmware.Channels) {
-            self.port = port
-            count = channels.count
-            mux = channels.mux
-        }
-        var channels: QEMUFirmware.Channels { QEMUFirmware.Channels(count: count, mux: mux) }
+        var channels: QEMUFirmware.Channels
     }
 
+    /// The images and boards of the test process. An actor's `await` lets other calls in, so each
+    /// make and each launch is kept as a task that later callers wait for: two tests asking at once
+    /// get the same image and board, and makes run one at a time (two in one port folder raced and
+    /// left an empty image).
     actor SharedBoard {
-        private var launched: [Image: QEMUBoard] = [:]
-        private var built: [Image: URL] = [:]
+        private var launches: [Image: Task<QEMUBoard, any Error>] = [:]
+        private var builds: [Image: Task<URL, any Error>] = [:]
+        private var lastBuild: Task<URL, any Error>?
 
         func image(_ wanted: Image) async throws -> URL {
-            if let image = built[wanted] { return image }
+            if let build = builds[wanted] { return try await build.value }
             if !QEMUHarness.missing.isEmpty {
                 throw QEMUBoardError("cannot boot the QEMU board: \(QEMUHarness.missing.joined(separator: "; "))")
             }
-            // Each image has a build folder of its own (the port's Makefile); the actor runs one make at a time.
-            let image = try await QEMUFirmware.ensureImage(wanted.port, channels: wanted.channels)
-            built[wanted] = image
-            return image
+            let previous = lastBuild
+            let build = Task {
+                _ = try? await previous?.value
+                return try await QEMUFirmware.ensureImage(wanted.port, channels: wanted.channels)
+            }
+            builds[wanted] = build
+            lastBuild = build
+            return try await build.value
         }
 
         func board(_ wanted: Image) async throws -> QEMUBoard {
-            if let board = launched[wanted], board.isRunning { return board }
-            let image = try await image(wanted)
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "thrum-qemu-tests-\(getpid())-\(wanted.port)\(wanted.mux ? "-mux" : "")-actuator.log")
-            let board = try await QEMUBoard.launch(port: wanted.port, firmware: image, actuatorLog: log)
-            QEMUHarness.killAtExit(board.processIdentifier)
-            launched[wanted] = board
-            return board
+            if let launch = launches[wanted], let board = try? await launch.value, board.isRunning { return board }
+            let launch = Task {
+                let image = try await image(wanted)
+                let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "thrum-qemu-tests-\(getpid())-\(wanted.port)\(wanted.channels.mux ? "-mux\(wanted.channels.count)" : "")-actuator.log"
+                )
+                let board = try await QEMUBoard.launch(port: wanted.port, firmware: image, actuatorLog: log)
+                QEMUHarness.killAtExit(board.processIdentifier)
+                return board
+            }
+            launches[wanted] = launch
+            return try await launch.value
         }
     }
 

@@ -36,8 +36,7 @@ volatile uint32_t *nrf51_model_register(uint32_t address);
 #define GPIO_OUTSET                NRF51_REG(GPIO_BASE + 0x508u)
 #define GPIO_PIN_CNF(pin)          NRF51_REG(GPIO_BASE + 0x700u + 4u * (pin))
 #define GPIO_PIN_CNF_DIR_OUTPUT    (1u << 0)
-#define GPIO_PIN_CNF_INPUT_CONNECT 0u /* INPUT = 0: the input buffer is connected */
-#define GPIO_PIN_CNF_PULLUP        (3u << 2)
+#define GPIO_PIN_CNF_INPUT_CONNECT 0u        /* INPUT = 0: the input buffer is connected */
 #define GPIO_PIN_CNF_DRIVE_S0D1    (6u << 8) /* standard 0, disconnect 1: open drain (TWI, RM §28.1) */
 
 /* ---- NVMC (RM §6): flash pages of 1,024 bytes on the nRF51822-QFAA (PS §8.1) ---- */
@@ -104,7 +103,6 @@ volatile uint32_t *nrf51_model_flash(uint32_t address);
 #define TWI_ERRORSRC_ANACK    (1u << 1) /* the address was not acknowledged */
 #define TWI_ERRORSRC_DNACK    (1u << 2) /* a data byte was not acknowledged */
 #define TWI_ENABLE            NRF51_REG(TWI0_BASE + 0x500u)
-#define TWI_ENABLE_DISABLED   0u
 #define TWI_ENABLE_ENABLED    5u
 #define TWI_PSELSCL           NRF51_REG(TWI0_BASE + 0x508u)
 #define TWI_PSELSDA           NRF51_REG(TWI0_BASE + 0x50Cu)

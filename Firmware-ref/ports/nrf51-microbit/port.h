@@ -14,7 +14,7 @@
 #include "thr_core.h"
 
 /* clock.c: the 16 MHz crystal for TIMER0 and the UART (the internal RC is ±2 %, PS §8.3). Waits at
- * most CLOCK_WAIT_US of busy loop; clock_crystal says whether it started. */
+ * most CLOCK_WAIT_LOOPS passes of busy loop (about 10 ms); clock_crystal says whether it started. */
 extern uint8_t clock_crystal;
 void clock_init(void);
 

@@ -23,7 +23,7 @@
 #endif
 
 /* Each channel's actuator, by mux port: edit a row for the LRA or ERM wired there. These are four
- * (up to eight) 10 mm coin LRAs of about 170 Hz, 2 V RMS rated, 3 V peak (README, "Several actuators"). */
+ * (up to eight) 10 mm coin LRAs of about 170 Hz, 2 V RMS rated, 3 V peak (PORTING.md §7, "Several DRV2605Ls on one board"). */
 static const thr_channel_config channel_ratings[8] = {
     { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 }, { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 },
     { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 }, { THR_ACTUATOR_KIND_LRA, 1700, 2000, 3000, 0 },
