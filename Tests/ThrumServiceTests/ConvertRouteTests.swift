@@ -84,6 +84,12 @@ import ThrumService
                 uri: "/api/convert?name=long.wav", method: .post, body: Self.thumps(at: [0.1], seconds: 0.5))
             #expect(large.status == .contentTooLarge)
             #expect(HTTPTests.json(large.body)["error"]?["code"] == "too_large")
+            #expect(HTTPTests.json(large.body)["error"]?["message"]?.stringValue?.contains("4096 bytes") == true)
+            // A name too long for a file system is shortened, not an I/O failure: the sound is still judged.
+            let long = try await client.execute(
+                uri: "/api/convert?name=\(String(repeating: "a", count: 300)).wav", method: .post,
+                body: ByteBuffer(string: "x"))
+            #expect(long.status == .unprocessableContent)
             // A name with folders in it is only ever its last component, inside the service's own folder.
             let climbing = try await client.execute(
                 uri: "/api/convert?name=..%2F..%2Fescape.wav", method: .post, body: ByteBuffer(string: "x"))

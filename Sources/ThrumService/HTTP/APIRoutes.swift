@@ -45,8 +45,9 @@ struct APIRoutes: Sendable {
         }
         router.put("/api/watch") { request, _ in
             guard let file = await hub.watchedFile else { return Self.notWatching }
-            guard let body = try? await request.body.collect(upTo: limits.maxBodyBytes) else {
-                return JSONResponse.error(.contentTooLarge, code: "too_large", message: "the text is too large")
+            guard let body = try? await request.body.collect(upTo: file.maxBytes) else {
+                return JSONResponse.error(
+                    .contentTooLarge, code: "too_large", message: "the text is larger than \(file.maxBytes) bytes")
             }
             do {
                 try file.write(Data(buffer: body))

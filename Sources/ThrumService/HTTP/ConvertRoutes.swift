@@ -32,7 +32,7 @@ struct ConvertRoutes: Sendable {
                     return JSONResponse.error(
                         .contentTooLarge, code: "too_large",
                         message:
-                            "\(name) is larger than \(limits.maxAudioBytes >> 20) MiB, the most the service converts")
+                            "\(name) is larger than \(limits.maxAudioBytes) bytes, the most the service converts")
                 }
             } catch {
                 return JSONResponse.error(
@@ -46,9 +46,10 @@ struct ConvertRoutes: Sendable {
         }
     }
 
-    /// The name the sound goes by: the request's `name`, its last path component only, or `sound`.
+    /// The name the sound goes by: the request's `name`, its last path component only (at most its
+    /// last 100 characters, within any file system's limit), or `sound`.
     static func fileName(_ requested: String?) -> String {
-        let last = (requested ?? "").split(separator: "/").last.map(String.init) ?? ""
+        let last = String((requested ?? "").split(separator: "/").last?.suffix(100) ?? "")
         return last.isEmpty || last == "." || last == ".." ? "sound" : last
     }
 

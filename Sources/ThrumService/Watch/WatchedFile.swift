@@ -6,7 +6,8 @@ import Foundation
 /// `GET /api/watch` returns the text now; `PUT /api/watch` replaces it (the studio's Save).
 actor WatchedFile {
     nonisolated let url: URL
-    private let maxBytes: Int
+    /// The largest text it reads (and so the largest a save may write: a larger one would never be announced).
+    nonisolated let maxBytes: Int
     private var stamp: Stamp?
     private var task: Task<Void, Never>?
 

@@ -7,10 +7,10 @@ const audioExtensions = /\.(wav|wave|flac|ogg|oga|opus|mp3|aif|aiff|au|caf)$/i;
 
 /** Whether `file` is a sound to convert rather than a pattern to open. */
 export function isAudioFile(file) {
-  return audioExtensions.test(file.name) || (file.type.startsWith('audio/') && !/json/.test(file.type));
+  return audioExtensions.test(file.name) || file.type.startsWith('audio/');
 }
 
-/** Converts `file`: resolves with {name, ahap, report, waveform}; rejects naming the file and why. */
+/** Converts `file`: resolves with {name, ahap, summary, report, waveform}; rejects naming the file and why. */
 export async function convertAudio(file) {
   const response = await apiFetch(`/api/convert?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
   const answer = await response.json().catch(() => ({}));
