@@ -125,6 +125,23 @@ extension HapticRig {
     }
 }
 
+/// Players finishing.
+extension HapticRig {
+    /// Member `index`'s board finished its player `boardPlayer`: the rig player it is a part of
+    /// finishes once its part on every board has.
+    func boardPlayerFinished(_ boardPlayer: Int, on index: Int) {
+        guard let id = players.first(where: { $0.value.boardPlayers[index]?.id == boardPlayer })?.key else { return }
+        players[id]?.finishedBoards.insert(index)
+        reportIfFinished(id)
+    }
+
+    func reportIfFinished(_ id: Int) {
+        guard players[id]?.isFinished == true else { return }
+        players[id]?.finishedBoards = []
+        emit.yield(.playerFinished(player: id))
+    }
+}
+
 /// Boards leaving and coming back.
 extension HapticRig {
     /// Member `index`'s board went away: the others play on; the rig tries it again.
@@ -132,8 +149,12 @@ extension HapticRig {
         guard members[index].engine === engine, members[index].isPresent else { return }
         members[index].isPresent = false
         members[index].leftAt = clock.now
-        for id in players.keys { players[id]?.boardPlayers[index] = nil }
         emit.yield(.boardLeft(board: members[index].board.name, cause: cause))
+        for id in players.keys.sorted() {
+            players[id]?.boardPlayers[index] = nil
+            // The boards still here may all have finished already.
+            reportIfFinished(id)
+        }
         let (clock, interval) = (clock, rejoinInterval)
         members[index].rejoin?.cancel()
         members[index].rejoin = Task { [weak self] in

@@ -196,6 +196,9 @@ public actor HapticRig {
         members[index].watcher = Task { [weak self] in
             for await event in events {
                 await self?.emit.yield(.engine(board: self?.configuration.boards[index].name ?? "", event))
+                if case .playerFinished(let boardPlayer) = event {
+                    await self?.boardPlayerFinished(boardPlayer, on: index)
+                }
                 if case .stopped(.deviceLost(let cause)) = event {
                     await self?.left(index, engine: engine, cause: cause)
                     return
@@ -383,6 +386,10 @@ public enum RigEvent: Sendable, Equatable {
     /// ``HapticRig/currentTime``): when it left, when it answered again, and the instant from
     /// which it plays in step (its players restarted where the others are).
     case boardRejoined(board: String, leftAt: TimeInterval, answeredAt: TimeInterval, inStepAt: TimeInterval)
+    /// A rig player's pattern ended (or it was stopped) on every board it plays on: the rig's own
+    /// number for it (``RigPlayer/id``). Each board's own ``HapticEngineEvent/playerFinished(player:)``
+    /// also comes, under ``engine(board:_:)``, with that board's number for its part.
+    case playerFinished(player: Int)
     /// An event of one board's engine.
     case engine(board: String, HapticEngineEvent)
 }

@@ -67,6 +67,8 @@ struct RigPlayerState: Sendable {
     var count: Int
     /// The board player on each board (by member index) the locality touches and that is present.
     var boardPlayers: [Int: HapticAdvancedPatternPlayer] = [:]
+    /// Boards (member indices) whose part has finished since the last start.
+    var finishedBoards: Set<Int> = []
     /// Host instant of the pattern's start, and of its stop.
     var startedAt: MonotonicInstant?
     var stoppedAt: MonotonicInstant?
@@ -84,9 +86,13 @@ struct RigPlayerState: Sendable {
     mutating func started(at instant: MonotonicInstant) {
         startedAt = instant
         stoppedAt = nil
+        finishedBoards = []
     }
 
     func part(on board: Int) -> RigChannelMap.Part? { parts.first { $0.board == board } }
+
+    /// Every board it plays on has finished its part since the last start.
+    var isFinished: Bool { !boardPlayers.isEmpty && boardPlayers.keys.allSatisfy(finishedBoards.contains) }
 
     /// Seconds into the pattern at host instant `instant`; nil when it does not play then.
     func position(at instant: MonotonicInstant) -> TimeInterval? {

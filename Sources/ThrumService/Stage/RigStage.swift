@@ -30,8 +30,9 @@ public final class RigStage: ServiceStage {
                     case .boardLeft(let board, let cause):
                         continuation.yield(.boardLeft(board: board, cause: "\(cause)"))
                     case .boardRejoined(let board, _, _, _): continuation.yield(.boardRejoined(board: board))
+                    case .playerFinished(let player): continuation.yield(.playerFinished(player: player))
                     case .engine(let board, let event):
-                        // A board's player ids are not the rig's: its finished events stay inside the rig.
+                        // A board's player ids are not the rig's: the rig reports its own players' ends.
                         if case .playerFinished = event { continue }
                         if let event = StageEvent.from(event, board: board) { continuation.yield(event) }
                     }
