@@ -24,6 +24,19 @@ import ThrumService
         }
     }
 
+    /// HEAD answers as GET does, with no body: the studio's page and an API read.
+    @Test func headAnswersLikeGet() async throws {
+        try await ServiceHarness().run { client, _ in
+            for uri in ["/", "/api/status"] {
+                let get = try await client.execute(uri: uri, method: .get)
+                let head = try await client.execute(uri: uri, method: .head)
+                #expect(head.status == .ok, "HEAD \(uri)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "HEAD \(uri)")
+                #expect(head.body.readableBytes == 0 && get.body.readableBytes > 0, "HEAD \(uri)")
+            }
+        }
+    }
+
     @Test func validateCompileAndPlot() async throws {
         let slice = try example("slice.ahap")
         try await ServiceHarness().run { client, _ in

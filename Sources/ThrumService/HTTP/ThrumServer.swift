@@ -83,7 +83,8 @@ public struct ThrumServer: Sendable {
     /// Every route, behind the guard `currentGuard` gives (read per request: its port is set once
     /// the service is bound).
     func makeRouter(currentGuard: @escaping @Sendable () -> RequestGuard) -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        // HEAD answers as GET does, without the body (curl -I, link checkers).
+        let router = Router(context: BasicWebSocketRequestContext.self, options: .autoGenerateHeadEndpoints)
         let configuration = configuration
         router.add(middleware: GuardMiddleware(makeGuard: currentGuard))
         WebRoutes.add(to: router)
