@@ -342,14 +342,23 @@ attachSources({
 });
 attachAudioSource({ input: element('open-audio'), openAudio: (file) => openAudio(file) });
 
-// The playhead follows the board's time.
+// The playhead follows the board's time: a frame at a time while playing, once for each change
+// while stopped (a cue set by a seek), so an idle page does no work.
+let frameRequested = false;
 function frame() {
+  frameRequested = false;
   const position = transport.position();
   plot.setPlayhead(position);
   element('position').textContent = `${(position ?? 0).toFixed(3)} s${transport.playing ? ' ▶' : ''}`;
+  if (transport.playing) requestFrame();
+}
+function requestFrame() {
+  if (frameRequested) return;
+  frameRequested = true;
   requestAnimationFrame(frame);
 }
-requestAnimationFrame(frame);
+transport.addEventListener('change', requestFrame);
+requestFrame();
 window.addEventListener('resize', () => traceView.draw());
 traceView.draw();
 
