@@ -74,8 +74,8 @@ static int read_regs(drv2605l *dev, uint8_t reg, uint8_t *out, uint32_t n)
 #define LRA_OPEN_STEP  2132u /* Equation 7 */
 #define ERM_CLAMP_STEP 2164u /* Equation 8 */
 #define LRA_CLAMP_STEP 2122u /* Equation 9 */
-/* Equation 8's times as this driver leaves them for an ERM: DRIVE_TIME at its default (CONTROL1),
- * IDISS_TIME and BLANKING_TIME at reset (CONTROL2), in 5 us units to keep the products in 32 bits:
+/* Equation 8's times as this driver sets them for an ERM: DRIVE_TIME at its default (CONTROL1),
+ * IDISS_TIME and BLANKING_TIME 1 (CONTROL2), in 5 us units to keep the products in 32 bits:
  * (4800 - 300) / (4800 + 75 + 75) us = 900 / 990. */
 #define ERM_DRIVE_US      DRV2605L_ERM_DRIVE_TIME_US(DRV2605L_DRIVE_TIME_DEFAULT)
 #define ERM_CLAMP_ON_5US  ((ERM_DRIVE_US - 300u) / 5u)
@@ -90,7 +90,7 @@ static uint8_t steps(uint32_t num, uint32_t den)
     return byte_of((num + den / 2u) / den, 255u);
 }
 
-/* Equation 5 with SAMPLE_TIME at its 300 us reset value and f = dhz / 10 Hz:
+/* Equation 5 with SAMPLE_TIME 300 us (CONTROL2 as written) and f = dhz / 10 Hz:
  * 1 - 1.5 ms x f = (1,000,000 - 150 dhz) / 1,000,000, so with root = isqrt(1,000,000 - 150 dhz)
  *   RATED_VOLTAGE = rated_mv x 100 x (root / 1000) / 2058 = rated_mv x root / 20,580   (rounded). */
 static uint8_t rated_voltage(const drv2605l_config *c)
@@ -138,7 +138,7 @@ static int configure(drv2605l *dev)
     const drv2605l_config *c = dev->config;
     const drv2605l_calibration *cal = &dev->calibration;
     int lra = c->kind == THR_ACTUATOR_KIND_LRA;
-    uint8_t block[7], value, control3;
+    uint8_t block[8], value, control3;
     int r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_DEV_RESET);
     if (r != THR_I2C_OK) return r;
     if ((r = reset_done(dev)) != THR_I2C_OK) return r;
@@ -149,7 +149,8 @@ static int configure(drv2605l *dev)
         return lost(dev, THR_I2C_NACK); /* something else answers at this address */
     /* out of standby (internal trigger) while configuring */
     r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_INTERNAL);
-    /* 0x16-0x1B in one write: RATED_VOLTAGE, OD_CLAMP, A_CAL_COMP, A_CAL_BEMF, FEEDBACK_CONTROL, CONTROL1 */
+    /* 0x16-0x1C in one write: RATED_VOLTAGE, OD_CLAMP, A_CAL_COMP, A_CAL_BEMF, FEEDBACK_CONTROL, CONTROL1,
+     * CONTROL2 */
     block[0] = DRV2605L_REG_RATED_VOLTAGE;
     block[1] = rated_voltage(c);
     block[2] = od_clamp(c);
@@ -163,6 +164,9 @@ static int configure(drv2605l *dev)
                                byte_of(50000u / c->resonant_dhz > 5u ? 50000u / c->resonant_dhz - 5u : 0u,
                                        DRV2605L_DRIVE_TIME_MASK))
                    : DRV2605L_CONTROL1_DEFAULT;
+    /* written, not left to the reset: its SAMPLE_TIME is Equation 5's, its IDISS_TIME and BLANKING_TIME
+     * Equation 8's (SLOS854C's Table 25 gave them 2 at reset; SLOS854D corrects that to 1) */
+    block[7] = DRV2605L_CONTROL2_DEFAULT;
     if (r == THR_I2C_OK) r = transfer(dev, block, sizeof block, 0, 0);
     /* signed RTP data; open or closed loop */
     control3 = DRV2605L_NG_THRESH_4PCT;

@@ -44,8 +44,9 @@
 #define DRV2605L_DRIVE_TIME_DEFAULT    0x13u /* 19: an ERM's 4.8 ms */
 #define DRV2605L_CONTROL1_DEFAULT      (DRV2605L_STARTUP_BOOST | DRV2605L_DRIVE_TIME_DEFAULT) /* 0x93 */
 #define DRV2605L_ERM_DRIVE_TIME_US(dt) (1000u + 200u * (dt)) /* Table 24 (CONTROL1), ERM mode */
-/* 0x1C CONTROL2 (reset value 0xF5 kept: SAMPLE_TIME 300 us, which Equation 5 uses; BLANKING_TIME[1:0]
- * and IDISS_TIME[1:0] 1, which in ERM mode are 75 us each (Table 25), the terms of Equation 8) */
+/* 0x1C CONTROL2, written as its reset value 0xF5: BIDIR_INPUT, BRAKE_STABILIZER, SAMPLE_TIME 3 (300 us,
+ * which Equation 5 uses), BLANKING_TIME[1:0] and IDISS_TIME[1:0] 1 (in ERM mode 75 us each, Table 25:
+ * the terms of Equation 8) */
 #define DRV2605L_REG_CONTROL2     0x1Cu
 #define DRV2605L_CONTROL2_DEFAULT 0xF5u
 #define DRV2605L_ERM_BLANKING_US  75u

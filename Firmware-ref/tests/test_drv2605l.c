@@ -181,6 +181,18 @@ static void saturates(const drv2605l_config *config)
     }
 }
 
+/* Whether the driver wrote CONTROL2 (within a block write or alone) since the chip's log was cleared. */
+static int control2_written(void)
+{
+    uint32_t i;
+    for (i = 0; i < b.chip.log_count && i < MODEL_LOG; i++) {
+        const model_i2c_op *op = &b.chip.log[i];
+        if (!op->read && op->reg <= DRV2605L_REG_CONTROL2 && (uint32_t)op->reg + op->length > DRV2605L_REG_CONTROL2)
+            return 1;
+    }
+    return 0;
+}
+
 /* RATED_VOLTAGE and OD_CLAMP in each mode, worked by hand from TI's DRV2605L datasheet (SLOS854D,
  * 8.5.2.1 and 8.5.2.2, Equations 4 to 9), rounded to the nearest step. */
 static void levels_per_mode(void)
@@ -206,13 +218,14 @@ static void levels_per_mode(void)
     CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 142);
     /* Eq. 6, open loop: 3300 / 21.59 = 152.85 (21.32 mV would give 155) */
     CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 153);
-    /* Eq. 8, closed loop, with the times the chip is left with: DRIVE_TIME 19 (CONTROL1 0x93: an ERM's
+    /* Eq. 8, closed loop, with the times the driver writes: DRIVE_TIME 19 (CONTROL1 0x93: an ERM's
      * 19 x 0.2 + 1 = 4.8 ms), IDISS_TIME and BLANKING_TIME 1 (CONTROL2 0xF5: 75 us each):
      * 3300 / (21.64 x (4.8 - 0.3) / (4.8 + 0.075 + 0.075)) = 3300 / 19.673 = 167.74 */
     c.open_loop = 0;
     CHECK_EQ(setup(&c), THR_I2C_OK);
     CHECK_EQ(r[DRV2605L_REG_CONTROL1], 0x93);
     CHECK_EQ(r[DRV2605L_REG_CONTROL2], 0xF5);
+    CHECK(control2_written()); /* not left to the reset value (SLOS854C's Table 25 gave 2 for both) */
     CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 142);
     CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 168);
     c.max_mv = 10; /* 10 / 19.673 = 0.51 */
