@@ -56,39 +56,62 @@ static int read_regs(drv2605l *dev, uint8_t reg, uint8_t *out, uint32_t n)
     return transfer(dev, &reg, 1, out, n);
 }
 
-/* The constants (DRV2605L, SLOS854, sections "Rated Voltage Programming" and "Overdrive Voltage-Clamp
- * Programming"; TI's pages render the equations as images, so they were checked against
- * secondary sources): 20.58 mV with (4 x SAMPLE_TIME + 300 us) x f and 21.32 mV with 800 us x f as
- * trezor-firmware's DRV26xx actuator header states them; 21.96 mV (OD_CLAMP, peak) as in other
- * drivers' notes and the DRV2605's own 5.6 V / 255; 21.32 mV also matches the DRV2605's open-loop
- * 5.44 V / 255. (The DRV2605, without L, uses 20.71 mV = 5.28 V / 255 for the LRA: not this chip.)
- * 21.18 mV (ERM, closed loop) was not found in any source at hand: unverified.
- * RATED_VOLTAGE (SAMPLE_TIME at its default 300 us):
- *   LRA, closed loop:  V_rms = 20.58 mV x RATED_VOLTAGE / sqrt(1 - (4 x 300 us + 300 us) x f)
- *   ERM, closed loop:  V_avg = 21.18 mV x RATED_VOLTAGE
- * With f = dhz / 10 Hz: 1 - 1.5 ms x f = (1,000,000 - 150 dhz) / 1,000,000, so
- *   RATED_VOLTAGE = rated_mv x isqrt(1,000,000 - 150 dhz) x 100 / 2,058,000   (rounded).
- * (Open loop ignores it, but auto-calibration reads it, so it is always written.) */
+/* RATED_VOLTAGE and OD_CLAMP: TI's DRV2605L datasheet, SLOS854D, 8.5.2.1 "Rated Voltage Programming"
+ * and 8.5.2.2 "Overdrive Voltage-Clamp Programming" (the same in SLOS854C). One step of each, per
+ * mode, in 10 uV (so a register is mV x 100 / step):
+ *   Equation 4, ERM closed loop:  V(ERM-CL_AV)  = 21.18 mV x RATED_VOLTAGE
+ *   Equation 5, LRA closed loop:  V(LRA-CL_RMS) = 20.58 mV x RATED_VOLTAGE / sqrt(1 - (4 t(SAMPLE_TIME) + 300 us) f)
+ *   Equation 6, ERM open loop:    V(ERM-OL_AV)  = 21.59 mV x OD_CLAMP
+ *   Equation 7, LRA open loop:    V(LRA-OL_RMS) = 21.32 mV x OD_CLAMP x sqrt(1 - 800 us x f)
+ *   Equation 8, ERM clamp:        V(ERM_clamp)  = 21.64 mV x OD_CLAMP x (t(DRIVE_TIME) - 300 us)
+ *                                                 / (t(DRIVE_TIME) + t(IDISS_TIME) + t(BLANKING_TIME))
+ *   Equation 9, LRA clamp:        V(LRA_clamp)  = 21.22 mV x OD_CLAMP
+ * (Not the DRV2605's 5.6 V / 255 = 21.96 mV.) Open loop ignores RATED_VOLTAGE, but auto-calibration
+ * reads it, so it is always written; in open loop OD_CLAMP is the full-scale level. */
+#define ERM_RATED_STEP 2118u /* Equation 4 */
+#define LRA_RATED_STEP 2058u /* Equation 5 */
+#define ERM_OPEN_STEP  2159u /* Equation 6 */
+#define LRA_OPEN_STEP  2132u /* Equation 7 */
+#define ERM_CLAMP_STEP 2164u /* Equation 8 */
+#define LRA_CLAMP_STEP 2122u /* Equation 9 */
+/* Equation 8's times as this driver sets them for an ERM: DRIVE_TIME at its default (CONTROL1),
+ * IDISS_TIME and BLANKING_TIME 1 (CONTROL2), in 5 us units to keep the products in 32 bits:
+ * (4800 - 300) / (4800 + 75 + 75) us = 900 / 990. */
+#define ERM_DRIVE_US      DRV2605L_ERM_DRIVE_TIME_US(DRV2605L_DRIVE_TIME_DEFAULT)
+#define ERM_CLAMP_ON_5US  ((ERM_DRIVE_US - 300u) / 5u)
+#define ERM_CLAMP_ALL_5US ((ERM_DRIVE_US + DRV2605L_ERM_IDISS_US + DRV2605L_ERM_BLANKING_US) / 5u)
+/* OD_CLAMP's full scale is at most 255 x 21.64 mV = 5.5 V in every mode: a max_mv capped at 10 V
+ * gives the same 255, and keeps mV x 100 x 1000 in 32 bits. */
+#define OD_MV100_CAP 1000000u
+
+/* num / den rounded, at most 255. */
+static uint8_t steps(uint32_t num, uint32_t den)
+{
+    return byte_of((num + den / 2u) / den, 255u);
+}
+
+/* Equation 5 with SAMPLE_TIME 300 us (CONTROL2 as written) and f = dhz / 10 Hz:
+ * 1 - 1.5 ms x f = (1,000,000 - 150 dhz) / 1,000,000, so with root = isqrt(1,000,000 - 150 dhz)
+ *   RATED_VOLTAGE = rated_mv x 100 x (root / 1000) / 2058 = rated_mv x root / 20,580   (rounded). */
 static uint8_t rated_voltage(const drv2605l_config *c)
 {
     uint32_t root;
-    if (c->kind == THR_ACTUATOR_KIND_ERM) return byte_of(((uint32_t)c->rated_mv * 100u + 1059u) / 2118u, 255u);
+    if (c->kind == THR_ACTUATOR_KIND_ERM) return steps((uint32_t)c->rated_mv * 100u, ERM_RATED_STEP);
     root = c->resonant_dhz >= 6666u ? 0u : thr_isqrt(1000000u - 150u * c->resonant_dhz); /* sqrt x 1000 */
-    return byte_of(((uint32_t)c->rated_mv * root * 100u + 1029000u) / 2058000u, 255u);
+    return steps((uint32_t)c->rated_mv * root, LRA_RATED_STEP * 10u);
 }
 
-/* OD_CLAMP ("Overdrive Voltage-Clamp Programming"), from max_mv:
- *   closed loop (either kind): V_peak = 21.96 mV x OD_CLAMP        -> (max_mv x 100) / 2196
- *   ERM, open loop:            V_avg  = 21.32 mV x OD_CLAMP        -> (max_mv x 100) / 2132
- *   LRA, open loop:            V_rms  = 21.32 mV x OD_CLAMP x sqrt(1 - 800 us x f)
- *                              -> max_mv x 100,000 / (2132 x isqrt(1,000,000 - 80 dhz))   (rounded) */
+/* OD_CLAMP from max_mv: closed loop, Equation 8 (ERM) or 9 (LRA); open loop, Equation 6 (ERM) or 7
+ * (LRA, root = isqrt(1,000,000 - 80 dhz): max_mv x 100 x 1000 / (2132 x root), rounded). */
 static uint8_t od_clamp(const drv2605l_config *c)
 {
-    uint32_t mv100 = (uint32_t)c->max_mv * 100u, root;
-    if (!c->open_loop) return byte_of((mv100 + 1098u) / 2196u, 255u);
-    if (c->kind == THR_ACTUATOR_KIND_ERM) return byte_of((mv100 + 1066u) / 2132u, 255u);
+    uint32_t mv100 = at_most((uint32_t)c->max_mv * 100u, OD_MV100_CAP), root;
+    int erm = c->kind == THR_ACTUATOR_KIND_ERM;
+    if (!c->open_loop)
+        return erm ? steps(mv100 * ERM_CLAMP_ALL_5US, ERM_CLAMP_STEP * ERM_CLAMP_ON_5US) : steps(mv100, LRA_CLAMP_STEP);
+    if (erm) return steps(mv100, ERM_OPEN_STEP);
     root = c->resonant_dhz >= 12500u ? 0u : thr_isqrt(1000000u - 80u * c->resonant_dhz);
-    return root ? byte_of((mv100 * 1000u / root + 1066u) / 2132u, 255u) : 255u;
+    return root ? steps(mv100 * 1000u, LRA_OPEN_STEP * root) : 255u;
 }
 
 /* Waits for a DEV_RESET just written to finish (RESET_QUIET_US, RESET_GIVE_UP_US), on the HAL's
@@ -115,7 +138,7 @@ static int configure(drv2605l *dev)
     const drv2605l_config *c = dev->config;
     const drv2605l_calibration *cal = &dev->calibration;
     int lra = c->kind == THR_ACTUATOR_KIND_LRA;
-    uint8_t block[7], value, control3;
+    uint8_t block[8], value, control3;
     int r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_DEV_RESET);
     if (r != THR_I2C_OK) return r;
     if ((r = reset_done(dev)) != THR_I2C_OK) return r;
@@ -126,7 +149,8 @@ static int configure(drv2605l *dev)
         return lost(dev, THR_I2C_NACK); /* something else answers at this address */
     /* out of standby (internal trigger) while configuring */
     r = write_reg(dev, DRV2605L_REG_MODE, DRV2605L_MODE_INTERNAL);
-    /* 0x16-0x1B in one write: RATED_VOLTAGE, OD_CLAMP, A_CAL_COMP, A_CAL_BEMF, FEEDBACK_CONTROL, CONTROL1 */
+    /* 0x16-0x1C in one write: RATED_VOLTAGE, OD_CLAMP, A_CAL_COMP, A_CAL_BEMF, FEEDBACK_CONTROL, CONTROL1,
+     * CONTROL2 */
     block[0] = DRV2605L_REG_RATED_VOLTAGE;
     block[1] = rated_voltage(c);
     block[2] = od_clamp(c);
@@ -140,6 +164,9 @@ static int configure(drv2605l *dev)
                                byte_of(50000u / c->resonant_dhz > 5u ? 50000u / c->resonant_dhz - 5u : 0u,
                                        DRV2605L_DRIVE_TIME_MASK))
                    : DRV2605L_CONTROL1_DEFAULT;
+    /* written, not left to the reset: its SAMPLE_TIME is Equation 5's, its IDISS_TIME and BLANKING_TIME
+     * Equation 8's (SLOS854C's Table 25 gave them 2 at reset; SLOS854D corrects that to 1) */
+    block[7] = DRV2605L_CONTROL2_DEFAULT;
     if (r == THR_I2C_OK) r = transfer(dev, block, sizeof block, 0, 0);
     /* signed RTP data; open or closed loop */
     control3 = DRV2605L_NG_THRESH_4PCT;

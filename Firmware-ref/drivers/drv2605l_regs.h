@@ -38,12 +38,19 @@
 #define DRV2605L_BEMF_GAIN_MASK       0x03u /* BEMF_GAIN[1:0], set by auto-calibration */
 #define DRV2605L_BEMF_GAIN_DEFAULT    0x02u
 /* 0x1B CONTROL1 */
-#define DRV2605L_REG_CONTROL1     0x1Bu
-#define DRV2605L_STARTUP_BOOST    0x80u
-#define DRV2605L_DRIVE_TIME_MASK  0x1Fu /* DRIVE_TIME[4:0]: (DRIVE_TIME x 0.1 + 0.5) ms */
-#define DRV2605L_CONTROL1_DEFAULT 0x93u
-/* 0x1C CONTROL2 (defaults kept: SAMPLE_TIME 300 us, which the rated-voltage formula uses) */
-#define DRV2605L_REG_CONTROL2 0x1Cu
+#define DRV2605L_REG_CONTROL1          0x1Bu
+#define DRV2605L_STARTUP_BOOST         0x80u
+#define DRV2605L_DRIVE_TIME_MASK       0x1Fu /* DRIVE_TIME[4:0]: LRA (x 0.1 + 0.5) ms, ERM (x 0.2 + 1) ms */
+#define DRV2605L_DRIVE_TIME_DEFAULT    0x13u /* 19: an ERM's 4.8 ms */
+#define DRV2605L_CONTROL1_DEFAULT      (DRV2605L_STARTUP_BOOST | DRV2605L_DRIVE_TIME_DEFAULT) /* 0x93 */
+#define DRV2605L_ERM_DRIVE_TIME_US(dt) (1000u + 200u * (dt)) /* Table 24 (CONTROL1), ERM mode */
+/* 0x1C CONTROL2, written as its reset value 0xF5: BIDIR_INPUT, BRAKE_STABILIZER, SAMPLE_TIME 3 (300 us,
+ * which Equation 5 uses), BLANKING_TIME[1:0] and IDISS_TIME[1:0] 1 (in ERM mode 75 us each, Table 25:
+ * the terms of Equation 8) */
+#define DRV2605L_REG_CONTROL2     0x1Cu
+#define DRV2605L_CONTROL2_DEFAULT 0xF5u
+#define DRV2605L_ERM_BLANKING_US  75u
+#define DRV2605L_ERM_IDISS_US     75u
 /* 0x1D CONTROL3 */
 #define DRV2605L_REG_CONTROL3    0x1Du
 #define DRV2605L_NG_THRESH_4PCT  0x80u /* NG_THRESH[7:6] = 2 (the default) */

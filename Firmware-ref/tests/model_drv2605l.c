@@ -16,8 +16,8 @@ static void registers_reset(model_drv2605l *m)
     m->reg[DRV2605L_REG_A_CAL_COMP] = 0x0C;
     m->reg[DRV2605L_REG_A_CAL_BEMF] = 0x6C;
     m->reg[DRV2605L_REG_FEEDBACK_CONTROL] = 0x36;
-    m->reg[DRV2605L_REG_CONTROL1] = 0x93;
-    m->reg[DRV2605L_REG_CONTROL2] = 0xF5;
+    m->reg[DRV2605L_REG_CONTROL1] = DRV2605L_CONTROL1_DEFAULT;
+    m->reg[DRV2605L_REG_CONTROL2] = DRV2605L_CONTROL2_DEFAULT;
     m->reg[DRV2605L_REG_CONTROL3] = 0xA0;
     m->reg[DRV2605L_REG_CONTROL4] = 0x20;
     m->calibrating = 0;

@@ -143,10 +143,8 @@ static void init_sequence(void)
     drv2605l_calibration saved = { 1, 0x0A, 0x7B, 1, 1721 };
     const uint8_t *r = b.chip.reg;
     CHECK_EQ(setup(&lra_closed), THR_I2C_OK);
-    /* RATED_VOLTAGE = 2000 mV x sqrt(1 - 1.5 ms x 170 Hz) / 20.58 mV = 2000 x 0.8631 / 20.58 = 83.9 -> 84 */
-    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 84);
-    /* OD_CLAMP (closed loop, peak) = 3000 mV / 21.96 mV = 136.6 -> 137 */
-    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 137);
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 84); /* the levels: drv2605l_levels_per_mode */
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 141);
     CHECK_EQ(r[DRV2605L_REG_FEEDBACK_CONTROL], 0xB6); /* LRA, brake 4x, medium loop gain, default BEMF gain */
     CHECK_EQ(r[DRV2605L_REG_CONTROL1], 0x80 | 24);    /* startup boost, drive time 2.9 ms ~ half of 5.9 ms */
     CHECK_EQ(r[DRV2605L_REG_CONTROL3], 0x80);         /* closed loop, signed RTP data */
@@ -155,17 +153,12 @@ static void init_sequence(void)
     CHECK_EQ(r[DRV2605L_REG_RTP_INPUT], 0);
     CHECK_EQ(b.chip.log[0].reg, DRV2605L_REG_MODE); /* first a reset */
     CHECK_EQ(b.chip.log[0].value, DRV2605L_DEV_RESET);
-    /* ERM, open loop: OD_CLAMP = 3300 mV / 21.32 mV = 154.8 -> 155; RATED_VOLTAGE 3000 / 21.18 = 141.6 -> 142 */
-    CHECK_EQ(setup(&erm), THR_I2C_OK);
-    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 155);
-    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 142);
+    CHECK_EQ(setup(&erm), THR_I2C_OK); /* ERM, open loop */
     CHECK_EQ(r[DRV2605L_REG_FEEDBACK_CONTROL], 0x36);
     CHECK_EQ(r[DRV2605L_REG_CONTROL3], 0x80 | DRV2605L_ERM_OPEN_LOOP);
-    /* LRA, open loop: OD_CLAMP = 3000 / (21.32 x sqrt(1 - 0.8 ms x 170 Hz)) = 3000 / (21.32 x 0.9295) = 151.4;
-     * OL_LRA_PERIOD = 1 / (170 Hz x 98.46 us) = 59.7 -> 60 */
+    /* LRA, open loop: OL_LRA_PERIOD = 1 / (170 Hz x 98.46 us) = 59.7 -> 60 */
     lra_open.open_loop = 1;
     CHECK_EQ(setup(&lra_open), THR_I2C_OK);
-    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 151);
     CHECK_EQ(r[DRV2605L_REG_OL_LRA_PERIOD], 60);
     CHECK_EQ(r[DRV2605L_REG_CONTROL3], 0x80 | DRV2605L_LRA_OPEN_LOOP);
     /* a kept calibration is written back */
@@ -174,6 +167,73 @@ static void init_sequence(void)
     CHECK_EQ(r[DRV2605L_REG_A_CAL_COMP], 0x0A);
     CHECK_EQ(r[DRV2605L_REG_A_CAL_BEMF], 0x7B);
     CHECK_EQ(r[DRV2605L_REG_FEEDBACK_CONTROL], 0xB5);
+}
+
+/* At 65,535 mV both levels are 255, closed and open loop: the arithmetic does not wrap. */
+static void saturates(const drv2605l_config *config)
+{
+    drv2605l_config c = *config;
+    c.rated_mv = c.max_mv = 65535;
+    for (c.open_loop = 0; c.open_loop < 2u; c.open_loop++) {
+        CHECK_EQ(setup(&c), THR_I2C_OK);
+        CHECK_EQ(b.chip.reg[DRV2605L_REG_RATED_VOLTAGE], 255);
+        CHECK_EQ(b.chip.reg[DRV2605L_REG_OD_CLAMP], 255);
+    }
+}
+
+/* Whether the driver wrote CONTROL2 (within a block write or alone) since the chip's log was cleared. */
+static int control2_written(void)
+{
+    uint32_t i;
+    for (i = 0; i < b.chip.log_count && i < MODEL_LOG; i++) {
+        const model_i2c_op *op = &b.chip.log[i];
+        if (!op->read && op->reg <= DRV2605L_REG_CONTROL2 && (uint32_t)op->reg + op->length > DRV2605L_REG_CONTROL2)
+            return 1;
+    }
+    return 0;
+}
+
+/* RATED_VOLTAGE and OD_CLAMP in each mode, worked by hand from TI's DRV2605L datasheet (SLOS854D,
+ * 8.5.2.1 and 8.5.2.2, Equations 4 to 9), rounded to the nearest step. */
+static void levels_per_mode(void)
+{
+    drv2605l_config c = lra_closed; /* LRA, 2000 mV rated, 3000 mV max, 170 Hz */
+    const uint8_t *r = b.chip.reg;
+    CHECK_EQ(setup(&c), THR_I2C_OK);
+    /* Eq. 5: 2000 mV x sqrt(1 - (4 x 300 us + 300 us) x 170 Hz) / 20.58 mV = 2000 x 0.8631 / 20.58 = 83.88 */
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 84);
+    /* Eq. 9: 3000 mV / 21.22 mV = 141.38 (the DRV2605's 21.96 mV would give 137) */
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 141);
+    /* Eq. 7, open loop: 3000 / (21.32 x sqrt(1 - 170 Hz x 800 us)) = 3000 / (21.32 x 0.9295) = 151.38 */
+    c.open_loop = 1;
+    CHECK_EQ(setup(&c), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 151);
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 84); /* ignored in open loop, read by auto-calibration */
+    /* an ERM, 3000 mV rated, 3300 mV max; Eq. 4: 3000 / 21.18 = 141.64 in either loop */
+    c.kind = THR_ACTUATOR_KIND_ERM;
+    c.rated_mv = 3000;
+    c.max_mv = 3300;
+    c.resonant_dhz = 0;
+    CHECK_EQ(setup(&c), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 142);
+    /* Eq. 6, open loop: 3300 / 21.59 = 152.85 (21.32 mV would give 155) */
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 153);
+    /* Eq. 8, closed loop, with the times the driver writes: DRIVE_TIME 19 (CONTROL1 0x93: an ERM's
+     * 19 x 0.2 + 1 = 4.8 ms), IDISS_TIME and BLANKING_TIME 1 (CONTROL2 0xF5: 75 us each):
+     * 3300 / (21.64 x (4.8 - 0.3) / (4.8 + 0.075 + 0.075)) = 3300 / 19.673 = 167.74 */
+    c.open_loop = 0;
+    CHECK_EQ(setup(&c), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_CONTROL1], 0x93);
+    CHECK_EQ(r[DRV2605L_REG_CONTROL2], 0xF5);
+    CHECK(control2_written()); /* not left to the reset value (SLOS854C's Table 25 gave 2 for both) */
+    CHECK_EQ(r[DRV2605L_REG_RATED_VOLTAGE], 142);
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 168);
+    c.max_mv = 10; /* 10 / 19.673 = 0.51 */
+    CHECK_EQ(setup(&c), THR_I2C_OK);
+    CHECK_EQ(r[DRV2605L_REG_OD_CLAMP], 1);
+    /* beyond full scale: 255 in every mode, no 32-bit overflow on the way */
+    saturates(&c);
+    saturates(&lra_closed);
 }
 
 static void change_only_rtp(void)
@@ -501,6 +561,7 @@ static void reset_wait(void)
 void drv2605l_tests(void)
 {
     run_test("drv2605l init sequence", init_sequence);
+    run_test("drv2605l levels per mode (SLOS854D Equations 4-9)", levels_per_mode);
     run_test("drv2605l change-only RTP", change_only_rtp);
     run_test("drv2605l standby and wake", standby_and_wake);
     run_test("drv2605l calibration", calibration);

@@ -89,7 +89,8 @@ static void each_channel_its_own_init(void)
         142, /* ERM: 3000 / 21.18 = 141.6 */
         107, /* 2500 x sqrt(1 - 1.5 ms x 150 Hz) / 20.58 = 106.9 */
     };
-    static const uint8_t clamp[CHANNELS] = { 137, 114, 155, 159 }; /* max / 21.96 mV; the open-loop ERM / 21.32 */
+    /* closed-loop LRAs: max / 21.22 mV (SLOS854D Equation 9); the open-loop ERM: 3300 / 21.59 (Equation 6) */
+    static const uint8_t clamp[CHANNELS] = { 141, 118, 153, 165 };
     int results[CHANNELS];
     unsigned n;
     power_up(0xFu);
