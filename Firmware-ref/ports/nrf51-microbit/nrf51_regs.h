@@ -4,9 +4,10 @@
  * B3). No vendor SDK: a register is a volatile 32-bit word at its address. Only what the port
  * touches is here.
  *
- * Every nRF51 peripheral has the same shape (RM §10.1, "Peripheral interface"): tasks are
- * write-1 registers from offset 0x000, events read-1/write-0 registers from 0x100, SHORTS at 0x200,
- * INTENSET/INTENCLR at 0x304/0x308, ENABLE at 0x500. */
+ * Every nRF51 peripheral has the same shape (RM §10, "Peripheral interface"; the offsets are in each
+ * chapter's register overview): tasks are write-1 registers from offset 0x000, events
+ * read-1/write-0 registers from 0x100, SHORTS at 0x200, INTENSET/INTENCLR at 0x304/0x308, ENABLE at
+ * 0x500. */
 #ifndef NRF51_REGS_H
 #define NRF51_REGS_H
 
@@ -37,7 +38,7 @@ volatile uint32_t *nrf51_model_register(uint32_t address);
 #define GPIO_PIN_CNF(pin)          NRF51_REG(GPIO_BASE + 0x700u + 4u * (pin))
 #define GPIO_PIN_CNF_DIR_OUTPUT    (1u << 0)
 #define GPIO_PIN_CNF_INPUT_CONNECT 0u        /* INPUT = 0: the input buffer is connected */
-#define GPIO_PIN_CNF_DRIVE_S0D1    (6u << 8) /* standard 0, disconnect 1: open drain (TWI, RM §28.1) */
+#define GPIO_PIN_CNF_DRIVE_S0D1    (6u << 8) /* standard 0, disconnect 1: open drain (TWI: RM §28.2, Table 258) */
 
 /* ---- NVMC (RM §6): flash pages of 1,024 bytes on the nRF51822-QFAA (PS §8.1) ---- */
 #define NVMC_BASE        0x4001E000u
@@ -49,7 +50,7 @@ volatile uint32_t *nrf51_model_register(uint32_t address);
 #define NVMC_CONFIG_EEN  2u /* erase enabled */
 #define NVMC_ERASEPAGE   NRF51_REG(NVMC_BASE + 0x508u)
 #define NVMC_PAGE_SIZE   1024u
-/* The flash as data: a 32-bit word store programs it while CONFIG is WEN (RM §6.1.2). */
+/* The flash as data: a 32-bit word store programs it while CONFIG is WEN (RM §6.1.1). */
 #ifdef NRF51_REGISTER_MODEL
 volatile uint32_t *nrf51_model_flash(uint32_t address);
 #define FLASH_WORD(address) (*nrf51_model_flash(address))
@@ -78,7 +79,7 @@ volatile uint32_t *nrf51_model_flash(uint32_t address);
 #define UART_RXD                 NRF51_REG(UART0_BASE + 0x518u)
 #define UART_TXD                 NRF51_REG(UART0_BASE + 0x51Cu)
 #define UART_BAUDRATE            NRF51_REG(UART0_BASE + 0x524u)
-#define UART_BAUDRATE_BAUD115200 0x01D7E000u /* RM §29.8.12, BAUDRATE: 115,200 (actual 115,108) */
+#define UART_BAUDRATE_BAUD115200 0x01D7E000u /* RM §29.11, Table 287 (BAUDRATE): Baud115200 */
 
 /* ---- TWI0 (RM §28), the edge connector's I2C (P19 = P0.00 SCL, P20 = P0.30 SDA) ---- */
 #define TWI0_BASE         0x40003000u
@@ -109,7 +110,7 @@ volatile uint32_t *nrf51_model_flash(uint32_t address);
 #define TWI_RXD               NRF51_REG(TWI0_BASE + 0x518u)
 #define TWI_TXD               NRF51_REG(TWI0_BASE + 0x51Cu)
 #define TWI_FREQUENCY         NRF51_REG(TWI0_BASE + 0x524u)
-#define TWI_FREQUENCY_K400    0x06680000u /* RM §28.8.14: 400 kbps (actual 410.256) */
+#define TWI_FREQUENCY_K400    0x06680000u /* RM §28.8, Table 271 (FREQUENCY): K400, 400 kbps */
 #define TWI_ADDRESS           NRF51_REG(TWI0_BASE + 0x588u)
 /* Power to the peripheral (PAN-036 of the nRF51822 errata: a hung TWI comes back only after
  * POWER 0 then 1, which also resets its registers). */
@@ -130,10 +131,10 @@ volatile uint32_t *nrf51_model_flash(uint32_t address);
 #define TIMER_MODE_TIMER              0u
 #define TIMER_BITMODE(base)           NRF51_REG((base) + 0x508u)
 #define TIMER_BITMODE_16BIT           0u
-#define TIMER_BITMODE_32BIT           3u /* TIMER0 only: TIMER1/2 count 16 bits at most (RM §18.1) */
+#define TIMER_BITMODE_32BIT           3u /* TIMER0 only, TIMER1/2 16 bits at most (PS; RM §18.1 defers to it) */
 #define TIMER_PRESCALER(base)         NRF51_REG((base) + 0x510u)
 #define TIMER_CC(base, n)             NRF51_REG((base) + 0x540u + 4u * (n))
-/* f_TIMER = 16 MHz / 2^PRESCALER (RM §18.1.1): 4 gives 1 MHz, 0 the full 16 MHz. */
+/* f_TIMER = 16 MHz / 2^PRESCALER (RM §18.1, Equation 1): 4 gives 1 MHz, 0 the full 16 MHz. */
 #define TIMER_PRESCALER_1MHZ  4u
 #define TIMER_PRESCALER_16MHZ 0u
 
@@ -148,7 +149,7 @@ volatile uint32_t *nrf51_model_flash(uint32_t address);
 #define WDT_CONFIG_SLEEP_RUN  (1u << 0) /* keep counting while the CPU sleeps (wfi) */
 #define WDT_CONFIG_HALT_PAUSE 0u        /* HALT = 0: paused while a debugger halts the CPU */
 #define WDT_RR0               NRF51_REG(WDT_BASE + 0x600u)
-#define WDT_RR_RELOAD         0x6E524635u /* RM §20.2: the only value that reloads the counter */
+#define WDT_RR_RELOAD         0x6E524635u /* RM §20.1.1: the only value that reloads the counter */
 /* Timeout = (CRV + 1) / 32,768 s (RM §20.1, on the 32.768 kHz LFCLK, which the WDT starts itself). */
 #define WDT_LFCLK_HZ 32768u
 

@@ -8,11 +8,11 @@
  * 0xFF in the others, which leaves them as they are; each word is programmed once per write, within
  * the chip's limit of writes to one word between erases (n_WRITE = 2, PS §8.1).
  *
- * While the NVMC erases (up to 22.3 ms a page) or writes (up to 46 µs a word), the CPU halts when it
- * fetches from flash (RM §6.1): interrupts wait, TIMER0 keeps counting board time, the UART's FIFO
- * holds 6 bytes and loses later ones (the host repeats the frame). The watchdog is kicked before each
- * page, which outlasts it many times over (wdt.c). QEMU's NVMC is instant and ANDs each write into
- * the old word, as the chip does. */
+ * While the NVMC erases (up to 22.3 ms a page) or writes (up to 46 µs a word; the PS's t_PAGEERASE
+ * and t_WRITE), the CPU is halted (RM §6.1.1, §6.1.4): interrupts wait, TIMER0 keeps counting board
+ * time, the UART's FIFO holds 6 bytes and loses later ones (the host repeats the frame). The
+ * watchdog is kicked before each page, which outlasts it many times over (wdt.c). QEMU's NVMC is
+ * instant and ANDs each write into the old word, as the chip does. */
 #include "port.h"
 
 #define REGION_START 0x30000u

@@ -18,7 +18,7 @@ typedef void (*vector)(void);
 typedef struct vector_table {
     uint32_t *initial_stack;
     vector exceptions[15];        /* Reset .. SysTick */
-    vector irq[TIMER0_IRQn + 1u]; /* device interrupts up to TIMER0 (RM §10.3, instantiation table) */
+    vector irq[TIMER0_IRQn + 1u]; /* device interrupts up to TIMER0 (IRQ = ID: RM §10.1.6, §5.2 Table 2) */
 } vector_table;
 
 void Reset_Handler(void)

@@ -1,10 +1,10 @@
 /* Board time and the 1 ms wake-up, both from TIMER0 (the RTCs are not modelled by QEMU; TIMER0 is
- * the one 32-bit timer, RM §18.1). TIMER0 counts at 1 MHz from the HFCLK: the wire's board time
- * itself (microseconds, wrapping at 2^32), kept by the hardware, so an interrupt that comes late or
- * not at all (interrupts masked, a flash erase halting the CPU) loses no time. Compare 0 fires on
- * board time's millisecond boundaries, where the core renders its ticks, and only wakes the main
- * loop from wfi. Capture channels: 1 for the main loop, 2 for the interrupt, so neither overwrites
- * the other's reading. */
+ * the one 32-bit timer: the PS says which, RM §18.1 defers to it). TIMER0 counts at 1 MHz from the
+ * HFCLK: the wire's board time itself (microseconds, wrapping at 2^32), kept by the hardware, so an
+ * interrupt that comes late or not at all (interrupts masked, a flash erase halting the CPU) loses
+ * no time. Compare 0 fires on board time's millisecond boundaries, where the core renders its
+ * ticks, and only wakes the main loop from wfi. Capture channels: 1 for the main loop, 2 for the
+ * interrupt, so neither overwrites the other's reading. */
 #include "port.h"
 
 #define TICK_US      1000u
@@ -47,6 +47,7 @@ void TIMER0_IRQHandler(void)
     do next += TICK_US;
     while ((int32_t)(next - now) <= 1);
     TIMER_CC(TIMER0_BASE, CC_TICK) = next;
-    (void)TIMER_EVENTS_COMPARE(TIMER0_BASE,
-                               CC_TICK); /* the event's clear takes effect before the return (RM §10.1.3) */
+    /* an event clears when 0 is written (RM §10.1.4); the read makes that write land before the
+     * return, so the interrupt does not fire again for the same event */
+    (void)TIMER_EVENTS_COMPARE(TIMER0_BASE, CC_TICK);
 }

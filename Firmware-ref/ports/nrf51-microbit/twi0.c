@@ -18,8 +18,8 @@
 
 void twi_init(void)
 {
-    /* open drain with the input connected: the pins as the TWI needs them while it is enabled
-     * (RM §28.1, pin configuration); the pull-ups are the board's */
+    /* input, standard 0 / disconnect 1 (open drain): the GPIO setting RM §28.2 (Table 258) gives the
+     * TWI's pins, which holds them while the TWI is disabled; the pull-ups are the board's */
     GPIO_PIN_CNF(PIN_SCL) = GPIO_PIN_CNF_INPUT_CONNECT | GPIO_PIN_CNF_DRIVE_S0D1;
     GPIO_PIN_CNF(PIN_SDA) = GPIO_PIN_CNF_INPUT_CONNECT | GPIO_PIN_CNF_DRIVE_S0D1;
     TWI_PSELSCL = PIN_SCL;

@@ -3,7 +3,7 @@
  * the core; sending polled on TXDRDY (the core's frames are short).
  *
  * Flow control: while the core's receive ring is full the interrupt leaves the byte in RXD and
- * masks itself, so the UART's 6-byte FIFO holds what follows (RM §29.4); uart0_resume, after the
+ * masks itself, so the UART's 6-byte FIFO holds what follows (RM §29.5); uart0_resume, after the
  * main loop's poll has emptied the ring, takes bytes again. Under QEMU that holds the host back and
  * loses nothing; on the chip the FIFO overflows after 6 more bytes, the frame fails its CRC and the
  * host repeats it, as for any lost byte. */
@@ -39,7 +39,7 @@ void uart0_init(thr_core *core)
 }
 
 /* RXDRDY stays set while the FIFO holds bytes: one byte per event, cleared before RXD is read so that
- * the next byte raises it again (RM §29.4). An error (overrun, framing) is cleared and forgotten: the
+ * the next byte raises it again (RM §29.5). An error (overrun, framing) is cleared and forgotten: the
  * frame fails its CRC. */
 void UART0_IRQHandler(void);
 void UART0_IRQHandler(void)

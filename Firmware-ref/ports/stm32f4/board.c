@@ -12,8 +12,9 @@
 
 /* The Nucleo's board string names its clock (clock.c), which `thrum info` shows: "hse" when the
  * ST-LINK's 8 MHz runs it, "hsi-fallback" when that did not start and board time is only as good as
- * the internal RC oscillator (about 1 %; the host serves up to 3 %, PROTOCOL.md §7.4). The QEMU board
- * keeps its name (the fallback runs there: QEMU has no RCC) and says its clock on USART1 (main.c). */
+ * the internal RC oscillator (±1 % at 25 °C, ±4 % from -10 to 85 °C, DS10086 Table 39; the host
+ * serves up to 3 %, PROTOCOL.md §7.4). The QEMU board keeps its name (the fallback runs there: QEMU
+ * has no RCC) and says its clock on USART1 (main.c). */
 #if THRUM_QEMU
 #define BOARD_NAME(source) "qemu-netduinoplus2"
 #define SLOT_COUNT         2u

@@ -1,9 +1,9 @@
 /* Clocks: the ST-LINK's 8 MHz MCO as an external clock (HSE bypass) -> PLL -> 84 MHz system clock,
  * APB1 at 42 MHz (its maximum), APB2 at 84 MHz, two flash wait states; then the peripheral clocks
  * the port uses. The MCO reaches PH0 through solder bridges SB16 and SB50, fitted on current
- * NUCLEO-F401RE revisions and not on the earliest (UM1724 §6.7.1, "OSC clock"): when HSE is not ready
- * within HSE_WAIT_MS the board runs from HSI instead, about 1 % off at 25 °C and more over
- * temperature (the F401 datasheet's HSI characteristics), and says so (clock_source; INFO's board
+ * NUCLEO-F401RE revisions and not on the earliest (UM1724 §6.7.1, "OSC clock supply": MB1136 C-02 on,
+ * C-01 off): when HSE is not ready within HSE_WAIT_MS the board runs from HSI instead, ±1 % at 25 °C
+ * and -4..+4 % from -10 to 85 °C (DS10086 Table 39), and says so (clock_source; INFO's board
  * string). QEMU does not model RCC (its registers read 0), so there HSE never becomes ready (the
  * fallback runs) and the QEMU build waits on no other ready flag: such a wait would spin forever. */
 #include "port.h"
@@ -17,7 +17,7 @@
 #endif
 
 #define HSI_HZ      16000000u
-#define HSE_HZ      8000000u /* the ST-LINK's MCO (UM1724 §6.7.1) */
+#define HSE_HZ      8000000u /* the ST-LINK's MCO, fixed at 8 MHz (UM1724 §6.7.1) */
 #define HSE_WAIT_MS 5u       /* HSERDY follows six HSE cycles once the clock is there (RM0368 §6.2.1) */
 
 /* VCO input 2 MHz, which RM0368 recommends to limit PLL jitter (§6.3.2, RCC_PLLCFGR, PLLM: 1-2 MHz),

@@ -4,7 +4,7 @@
  * image keeps sectors 0-3 (stm32f401re.ld). Programming is by words where aligned, else bytes.
  *
  * While the controller erases or programs, every read of the flash stalls the bus until it is done
- * (RM0368 §3.5), and a 128 KB sector erase takes up to 2 s (DS10086, t_ERASE128KB). So what starts an
+ * (RM0368 §3.5), and a 128 KB sector erase takes up to 2 s at x32 (DS10086 Table 45, t_ERASE128KB). So what starts an
  * operation and waits for it runs from RAM (RAMFUNC), as do the interrupt handlers that must run
  * meanwhile (SysTick, USART2 and the core's receive ring) and the vector table (startup.c): the
  * board keeps receiving and its clock (TIM5) keeps counting; only the main loop waits. The watchdog

@@ -1,7 +1,7 @@
-/* The independent watchdog, clocked by LSI, 17-47 kHz (the F401 datasheet, DS10086, "Low-speed
- * internal (LSI) RC oscillator"). Its timeout is 4 x 2^PR x (RLR + 1) / f_LSI (RM0368 §16.3, IWDG
+/* The independent watchdog, clocked by LSI, 17-47 kHz (the F401 datasheet, DS10086 Table 40, "LSI
+ * oscillator characteristics"). Its timeout is 4 x 2^PR x (RLR + 1) / f_LSI (RM0368 §16.3, IWDG
  * functional description) and must outlast the longest flash sector erase, which the erase does not
- * kick (flash.c): 2 s for 128 KB at x32 parallelism (DS10086, "Flash memory programming",
+ * kick (flash.c): 2 s for 128 KB at x32 parallelism (DS10086 Table 45, "Flash memory programming",
  * t_ERASE128KB max). With LSI / 128 and 1,250 counts that is 1250 x 128 / 47 kHz = 3.40 s at LSI's
  * fastest (5.0 s at 32 kHz, 9.4 s at 17 kHz). Once started it cannot be stopped. */
 #include "port.h"

@@ -187,7 +187,7 @@ void stm32f4_model_interrupts(int enabled);
 #define IWDG_SR_PVU     (1u << 0)
 #define IWDG_SR_RVU     (1u << 1)
 
-/* ---- device electronic signature (RM0368 §26.1): 96-bit unique ID ---- */
+/* ---- device electronic signature (RM0368 §24.1): 96-bit unique ID ---- */
 #define UID_BASE 0x1FFF7A10u
 
 /* ---- Cortex-M4 core ---- */
