@@ -1,11 +1,12 @@
 /* Clocks: the ST-LINK's 8 MHz MCO as an external clock (HSE bypass) -> PLL -> 84 MHz system clock,
- * APB1 at 42 MHz (its maximum), APB2 at 84 MHz, two flash wait states; then the peripheral clocks
- * the port uses. The MCO reaches PH0 through solder bridges SB16 and SB50, fitted on current
- * NUCLEO-F401RE revisions and not on the earliest (UM1724 §6.7.1, "OSC clock supply": MB1136 C-02 on,
- * C-01 off): when HSE is not ready within HSE_WAIT_MS the board runs from HSI instead, ±1 % at 25 °C
- * and -4..+4 % from -10 to 85 °C (DS10086 Table 39), and says so (clock_source; INFO's board
- * string). QEMU does not model RCC (its registers read 0), so there HSE never becomes ready (the
- * fallback runs) and the QEMU build waits on no other ready flag: such a wait would spin forever. */
+ * APB1 at 42 MHz (its maximum, DS10086 §3.11), APB2 at 84 MHz, two flash wait states; then the
+ * peripheral clocks the port uses. The MCO reaches PH0 through solder bridges SB16 and SB50, fitted
+ * on current NUCLEO-F401RE revisions and not on the earliest (UM1724 §6.7.1, "OSC clock supply":
+ * MB1136 C-02 on, C-01 off): when HSE is not ready within HSE_WAIT_MS the board runs from HSI
+ * instead, ±1 % at 25 °C and -4..+4 % from -10 to 85 °C (DS10086 Table 39), and says so
+ * (clock_source; INFO's board string). QEMU does not model RCC (its registers read 0), so there HSE
+ * never becomes ready (the fallback runs) and the QEMU build waits on no other ready flag: such a
+ * wait would spin forever. */
 #include "port.h"
 
 #if THRUM_QEMU
@@ -20,9 +21,9 @@
 #define HSE_HZ      8000000u /* the ST-LINK's MCO, fixed at 8 MHz (UM1724 §6.7.1) */
 #define HSE_WAIT_MS 5u       /* HSERDY follows six HSE cycles once the clock is there (RM0368 §6.2.1) */
 
-/* VCO input 2 MHz, which RM0368 recommends to limit PLL jitter (§6.3.2, RCC_PLLCFGR, PLLM: 1-2 MHz),
- * VCO 2 x 168 = 336 MHz, system 336 / 4 = 84 MHz, USB 336 / 7 = 48 MHz; M is the source's MHz / 2:
- * 4 for HSE, 8 for HSI. */
+/* VCO input 2 MHz, which RM0368 recommends to limit PLL jitter (§6.3.2, RCC_PLLCFGR, PLLM; DS10086
+ * Table 41: 0.95-2.10 MHz in, VCO 192-432 MHz), VCO 2 x 168 = 336 MHz, system 336 / 4 = 84 MHz, USB
+ * 336 / 7 = 48 MHz; M is the source's MHz / 2: 4 for HSE, 8 for HSI. */
 #define PLL_VCO_INPUT_HZ 2000000u
 #define PLL_N            168u
 #define PLL_P            1u /* divide by 4 */

@@ -69,7 +69,7 @@ void stm32f4_model_interrupts(int enabled);
 /* ---- FLASH interface (RM0368 §3.8) ---- */
 #define FLASH_BASE            0x40023C00u
 #define FLASH_ACR             STM32F4_REG(FLASH_BASE + 0x00u)
-#define FLASH_ACR_LATENCY_2   (2u << 0) /* 2 wait states: 60 < HCLK <= 84 MHz at 2.7-3.6 V */
+#define FLASH_ACR_LATENCY_2   (2u << 0) /* 2 wait states: 84 MHz at 2.7-3.6 V (DS10086 Table 15) */
 #define FLASH_ACR_LATENCY_Msk (15u << 0)
 #define FLASH_ACR_PRFTEN      (1u << 8)
 #define FLASH_ACR_ICEN        (1u << 9)
@@ -95,7 +95,7 @@ void stm32f4_model_interrupts(int enabled);
 #define FLASH_CR_SNB_Pos   3u
 #define FLASH_CR_SNB_Msk   (0xFu << 3)
 #define FLASH_CR_PSIZE_8   (0u << 8)
-#define FLASH_CR_PSIZE_32  (2u << 8) /* word programming: needs VDD 2.7-3.6 V */
+#define FLASH_CR_PSIZE_32  (2u << 8) /* word programming: needs VDD 2.7-3.6 V (DS10086 Tables 15, 45) */
 #define FLASH_CR_PSIZE_Msk (3u << 8)
 #define FLASH_CR_STRT      (1u << 16)
 #define FLASH_CR_LOCK      (1u << 31)
@@ -115,8 +115,8 @@ void stm32f4_model_interrupts(int enabled);
 #define GPIO_MODE_AF       2u
 #define GPIO_SPEED_HIGH    2u /* OSPEEDR: 2 bits a pin */
 #define GPIO_PULL_UP       1u
-#define GPIO_AF4_I2C1      4u
-#define GPIO_AF7_USART     7u
+#define GPIO_AF4_I2C1      4u /* PB8/PB9 (DS10086 Table 9) */
+#define GPIO_AF7_USART     7u /* PA2/PA3 USART2, PA9/PA10 USART1 (DS10086 Table 9) */
 
 /* ---- USART (RM0368 §19.6); USART1 on APB2, USART2 on APB1 ---- */
 #define USART1_BASE      0x40011000u
