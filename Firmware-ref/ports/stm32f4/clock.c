@@ -73,6 +73,6 @@ void clock_init(void)
     RCC_AHB1ENR |= RCC_AHB1ENR_GPIOAEN | RCC_AHB1ENR_GPIOBEN;
     RCC_APB1ENR |= RCC_APB1ENR_USART2EN | RCC_APB1ENR_I2C1EN | RCC_APB1ENR_TIM2EN | RCC_APB1ENR_TIM5EN;
     RCC_APB2ENR |= RCC_APB2ENR_USART1EN;
-    (void)RCC_APB2ENR; /* a read after enabling: the clock is on before the first access (ES0299, "delay
-                          after an RCC peripheral clock enabling") */
+    (void)RCC_APB2ENR; /* a read after enabling: the clock is on before the first access (ES0299 §2.2.7,
+                          "Delay after an RCC peripheral clock enabling") */
 }
