@@ -100,12 +100,15 @@ void i2c_init(void)
     bus_clear(); /* a slave left mid-byte by the reset; on a free bus only a STOP */
 }
 
-/* Waits for a status bit of SR1: THR_I2C_OK, THR_I2C_NACK (acknowledge failure) or THR_I2C_TIMEOUT. */
+/* Waits for a status bit of SR1: THR_I2C_OK, THR_I2C_NACK (acknowledge failure) or THR_I2C_TIMEOUT.
+ * A bus error in master mode can be flagged spuriously and does not affect the transfer (ES0299
+ * §2.8.1): BERR is cleared (rc_w0: the 1s written leave the other flags) and the wait goes on. */
 static int wait_sr1(uint32_t bit, uint32_t since)
 {
     while (!(I2C1_SR1 & bit)) {
         if (I2C1_SR1 & I2C_SR1_AF) return THR_I2C_NACK;
-        if (I2C1_SR1 & (I2C_SR1_BERR | I2C_SR1_ARLO)) return THR_I2C_TIMEOUT; /* the bus is not ours */
+        if (I2C1_SR1 & I2C_SR1_ARLO) return THR_I2C_TIMEOUT; /* the bus is not ours */
+        if (I2C1_SR1 & I2C_SR1_BERR) I2C1_SR1 = 0xFFFFu & ~I2C_SR1_BERR;
         if (tick_ms() - since > I2C_TIMEOUT_MS) return THR_I2C_TIMEOUT;
     }
     return THR_I2C_OK;

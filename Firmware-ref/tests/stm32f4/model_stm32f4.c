@@ -302,6 +302,10 @@ static void i2c_dr_written(uint32_t value)
     }
     if (!stm32f4.transfer_active || stm32f4.receiving) return;
     if (sr1 & I2C_SR1_ADDR) stm32f4.data_before_addr_cleared++;
+    if (stm32f4.spurious_berr) {
+        stm32f4.spurious_berr = 0;
+        REG(I2C1_SR1) |= I2C_SR1_BERR;
+    }
     i2c_shift();
     if (!(REG(I2C1_SR1) & I2C_SR1_TXE)) {
         stm32f4.dr_overwrites++; /* DR still held the byte before */

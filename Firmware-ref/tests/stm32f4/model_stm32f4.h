@@ -102,6 +102,7 @@ typedef struct stm32f4_model {
     uint8_t slave_nack_at;        /* the slave refuses this data byte of a write (0: the register address) */
     uint32_t data_bytes;          /* data bytes of the current write so far */
     int arlo_at_address;          /* the next address byte loses arbitration to another master */
+    int spurious_berr;            /* the next data byte written sets BERR, which changes nothing (ES0299 §2.8.1) */
     uint64_t other_busy_until_ns; /* another master holds the bus until then */
     int start_pending;            /* START asked for while the bus was busy: sent once it is free */
     /* what the sequence forbids: DR written while TXE is 0 (a byte lost), data before ADDR was cleared

@@ -247,6 +247,24 @@ static void i2c_arbitration_lost(void)
     CHECK_EQ(stm32f4_model_violations(), 0u);
 }
 
+/* A spurious bus error during a write (ES0299 §2.8.1): BERR is cleared, the transfer completes as if
+ * nothing happened, and I2C1 is not reset. */
+static void i2c_spurious_bus_error(void)
+{
+    static const uint8_t tx[3] = { 0x03, 0x44, 0x55 };
+    uint32_t resets;
+    i2c_ready();
+    resets = stm32f4.swrsts;
+    stm32f4.spurious_berr = 1;
+    CHECK_EQ(i2c_transfer(0, 0x5A, tx, 3, 0, 0), THR_I2C_OK);
+    CHECK_EQ(stm32f4.spurious_berr, 0); /* it was raised */
+    CHECK_EQ(PEEK(I2C1_SR1) & I2C_SR1_BERR, 0u);
+    CHECK_EQ(stm32f4.swrsts, resets);
+    CHECK_EQ(stm32f4.slave_reg[0x03], 0x44u);
+    CHECK_EQ(stm32f4.slave_reg[0x04], 0x55u);
+    CHECK_EQ(stm32f4_model_violations(), 0u);
+}
+
 void stm32f4_sequence_tests(void)
 {
     run_test("stm32f4 RCC: PLL set while off, switch after PLLRDY, HSEBYP with HSE off, APB1 <= 42 MHz", rcc_sequence);
@@ -256,4 +274,6 @@ void stm32f4_sequence_tests(void)
     run_test("stm32f4 I2C NACK (AF) of the address and of a data byte", i2c_nack);
     run_test("stm32f4 I2C bus busy: another master waited out, or a clear and a timeout", i2c_bus_busy);
     run_test("stm32f4 I2C arbitration lost (ARLO)", i2c_arbitration_lost);
+    run_test("stm32f4 I2C spurious bus error (BERR) in master mode: cleared, the transfer goes on",
+             i2c_spurious_bus_error);
 }
