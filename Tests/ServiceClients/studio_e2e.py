@@ -148,6 +148,24 @@ class Studio(Run):
         return samples
 
 
+# Every visible control: its accessible name (aria-label, aria-labelledby, a <label>, its text or
+# title) and whether Tab reaches it; the ones lacking either.
+UNLABELLED_CONTROLS = """
+const lacking = [];
+const controls = document.querySelectorAll('button, input, select, textarea, [role=slider], [role=button], [tabindex]');
+for (const el of controls) {
+  if (el.type === 'hidden' || el.closest('[hidden]') || el.getAttribute('tabindex') === '-1') continue;
+  const by = el.getAttribute('aria-labelledby');
+  const name = el.getAttribute('aria-label') || (by && document.getElementById(by)?.textContent)
+    || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent || el.getAttribute('title') || '';
+  const what = el.outerHTML.slice(0, 90);
+  if (!name.trim()) lacking.push('no label: ' + what);
+  if (el.tabIndex < 0 || el.disabled === undefined && !el.hasAttribute('tabindex')) lacking.push('not reached by Tab: ' + what);
+}
+return lacking;
+"""
+
+
 def studio(run: Studio, readme: Optional[Path]) -> None:
     driver = run.driver
     driver.get(run.url)
@@ -172,6 +190,9 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
     run.ok("its diagnostics are clean", run.by_id("diagnostics").get_attribute("data-state") == "clean",
            run.by_id("diagnostics").text)
     run.ok("the editor holds its text", "Snip the Vine" in run.by_id("editor").get_attribute("value"))
+    unlabelled = run.js(UNLABELLED_CONTROLS)
+    run.ok("every control, the plot's handles among them, has a label and is reached by Tab", not unlabelled,
+           "; ".join(unlabelled) or "none without")
     run.screenshot("loaded")
 
     # Play: the playhead moves; the trace is the reference within the bound.
