@@ -73,7 +73,9 @@ static void fuzz_board_restore(void)
     if (fuzz_restores++ % 256u == 0u && memcmp(&fuzz_board, &fuzz_board_started, sizeof fuzz_board) != 0) abort();
 }
 
-static void fuzz_board_init(void)
+/* `after_start` (may be null) runs on the started board before the copy is taken, so that what it does
+ * (fuzz_link: the handshake) is in the copy too. */
+static void fuzz_board_init(void (*after_start)(void))
 {
     thr_board_config *c = &fuzz_board.config;
     if (fuzz_board_starts == FUZZ_REAL_STARTS) {
@@ -103,6 +105,7 @@ static void fuzz_board_init(void)
     c->trigger_inputs = 1;
     c->boot_epoch = 77;
     stub_board_start(&fuzz_board);
+    if (after_start) after_start();
     if (++fuzz_board_starts == FUZZ_REAL_STARTS) {
         memcpy(&fuzz_board_started, &fuzz_board, sizeof fuzz_board);
         fuzz_dirty = 0;
