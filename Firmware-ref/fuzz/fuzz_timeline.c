@@ -19,7 +19,7 @@ static void play(const uint8_t *settings, const uint8_t *bytes, uint32_t n)
     uint8_t handle;
     unsigned ms;
     if (thr_tl_validate(bytes, n, &info).error != THR_TL_OK) return;
-    fuzz_board_init();
+    fuzz_board_init(0);
     if (thr_store_load(&fuzz_core, bytes, n, &handle) != THR_STATUS_OK) return;
     thr_player_rate(&fuzz_core, 0, (uint16_t)(1u + (settings[0] * 16u)));
     thr_player_start(&fuzz_core, 0, handle, 0, (uint32_t)settings[1] * 1000u);
