@@ -157,6 +157,7 @@ static void load_meta(thr_core *core)
 {
     thr_flash_store *fs = &core->flash;
     unsigned bank;
+    THR_KEEP(fs);
     fs->meta_seq = 0;
     fs->meta_bank = 1; /* so the first write goes to bank 0 */
     fs->boot_slot = THR_SLOT_NONE;
@@ -182,6 +183,7 @@ static thr_status save_meta(thr_core *core)
     uint8_t meta[META_SIZE];
     bank_header h;
     unsigned bank = fs->meta_bank ^ 1u;
+    THR_KEEP(fs);
     memset(meta, 0, sizeof meta);
     meta[0] = fs->boot_slot;
     thr_copy(meta + 1, fs->trigger_slot, sizeof fs->trigger_slot);
@@ -202,6 +204,7 @@ void thr_flash_init(thr_core *core)
     const thr_board_config *cfg = core->config;
     unsigned slot, bank;
     uint32_t a = 0;
+    THR_KEEP(fs);
     memset(fs, 0, sizeof *fs);
     fs->boot_slot = THR_SLOT_NONE;
     memset(fs->trigger_slot, THR_SLOT_NONE, sizeof fs->trigger_slot);
@@ -256,6 +259,7 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     thr_slot_state *st;
     bank_header h;
     unsigned bank;
+    THR_KEEP(fs);
     if (!fs->ready || slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
     if (size > core->config->slot_size) return THR_STATUS_NO_MEMORY;
     st = &fs->slot[slot];
@@ -336,6 +340,7 @@ thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
 thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input)
 {
     thr_flash_store *fs = &core->flash;
+    THR_KEEP(fs);
     if (!fs->ready) return THR_STATUS_NOT_SUPPORTED;
     if (slot != THR_SLOT_NONE && slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
     if (trigger == THR_SLOT_TRIGGER_BOOT) {

@@ -357,6 +357,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
 void thr_link_dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
 {
     thr_link *l = &core->link;
+    THR_KEEP(l);
     l->late_pending = 0;
     dispatch(core, f, v);
     if (l->late_pending) {

@@ -66,6 +66,7 @@ static void apply_control(const thr_core *core, thr_player *pl, const thr_record
     thr_ctl *c;
     if (slot == THR_CTL_NONE) return;
     c = &pl->ctl[slot];
+    THR_KEEP(c);
     pl->ctl_used |= (uint16_t)(1u << slot);
     if (rec->kind == THR_REC_PARAMETER) {
         c->mode = CTL_STEP;
@@ -194,6 +195,7 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
         return;
     }
     ev = &core->active[core->active_count++];
+    THR_KEEP(ev);
     memset(ev, 0, sizeof *ev);
     ev->tau = tau;
     ev->end_ms = end;
@@ -223,6 +225,7 @@ void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass)
     unsigned i = 0;
     while (i < core->active_count) {
         thr_active *ev = &core->active[i];
+        THR_KEEP(ev);
         if (ev->player == player && (pass == 0xFFu || ev->pass == pass)) {
             *ev = core->active[--core->active_count];
         } else {
@@ -271,6 +274,8 @@ static void pass_apply(thr_core *core, uint8_t player)
     const thr_stored_timeline *tl = &core->timeline[pl->handle];
     const uint8_t *bytes;
     thr_record rec;
+    THR_KEEP(ps);
+    THR_KEEP(tl);
     if (!pl->reading || (pl->next_known && pl->next_start > ps->p_ms)) return; /* nothing due: cheap */
     bytes = thr_timeline_bytes(core, pl->handle);
     while (pl->cursor < tl->info.records_end) {
@@ -310,6 +315,7 @@ static void player_loop(thr_core *core, uint8_t player)
     for (guard = 0; guard < THR_MAX_PASSES; guard++) {
         thr_pass *cur = &pl->pass[pl->current];
         uint32_t i, next = THR_MAX_PASSES;
+        THR_KEEP(cur);
         if (!pl->looping || cur->p_ms < pl->loop_ms) return;
         for (i = 0; i < THR_MAX_PASSES; i++) {
             if (!pl->pass[i].live) {
@@ -417,6 +423,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
+        THR_KEEP(pl);
         channels_take(pl, t);
         if (pl->state == THR_PLAYER_IDLE) continue;
         if (pl->action_pending) do_actions(core, p, t);
@@ -434,6 +441,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
         {
             const thr_pass *ps = &pl->pass[pl->current];
             unsigned used;
+            THR_KEEP(ps);
             for (s = 0, used = pl->ctl_used; used; s++, used >>= 1) { /* the slots in use only */
                 thr_ctl *c = &pl->ctl[s];
                 if (!(used & 1u)) continue;
@@ -688,6 +696,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     if (slot >= THR_RT_COUNT) return slot_refused(slot);
     rt = &pl->rt;
+    THR_KEEP(rt);
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (!rt->pending[i].used) break;
         if ((int32_t)(rt->pending[i].at - rt->pending[oldest].at) < 0) oldest = i;
@@ -695,6 +704,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (i == THR_RT_PENDING) {
         /* queue full: the earliest pending step takes effect now rather than being lost */
         thr_rt_step *p = &rt->pending[oldest];
+        THR_KEEP(p);
         step_set(rt, p->slot, p->value, p->at);
         i = oldest;
     }
@@ -720,6 +730,7 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
         if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }
     rt = &pl->rt;
+    THR_KEEP(rt);
     if (count == 0u) return THR_STATUS_OK; /* no points: no effect */
     if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
         /* one run-time curve per player: the one it replaces leaves its current value as a step */

@@ -185,6 +185,7 @@ static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint3
     thr_stream *st = &core->stream[channel];
     uint32_t index;
     uint32_t fade_us = core->tick_us; /* PROTOCOL.md §5.3: to zero within one tick */
+    THR_KEEP(st);
     if (!st->active || !thr_due(st->at, t)) return 0;
     index = (t - st->at) / st->interval_us;
     if (index < st->count) {
@@ -359,6 +360,7 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
     if (channel >= core->config->channel_count) return THR_STATUS_BAD_ARGUMENT;
     if (count > THR_STREAM_MAX) count = THR_STREAM_MAX; /* INFO states the limit */
     st = &core->stream[channel];
+    THR_KEEP(st);
     /* newest wins: whatever of the previous block has not played is replaced; at_time 0 is "now"
      * (PROTOCOL.md §1), the board time the frame is handled at, not board time 0 */
     st->at = at ? at : core->now;

@@ -31,6 +31,7 @@ thr_status thr_store_begin(thr_core *core, uint32_t size, uint32_t hash, uint8_t
     /* resume an upload (or find a finished one) of the same size and hash */
     for (i = 0; i < THR_MAX_TIMELINES; i++) {
         thr_stored_timeline *tl = &core->timeline[i];
+        THR_KEEP(tl);
         if (tl->state != THR_TL_FREE && tl->size == size && tl->hash == hash) {
             *handle = (uint8_t)i;
             return THR_STATUS_OK;
@@ -41,6 +42,7 @@ thr_status thr_store_begin(thr_core *core, uint32_t size, uint32_t hash, uint8_t
     if (size > core->memory_size - end) return THR_STATUS_NO_MEMORY;
     for (i = 0; i < THR_MAX_TIMELINES; i++) {
         thr_stored_timeline *tl = &core->timeline[i];
+        THR_KEEP(tl);
         if (tl->state == THR_TL_FREE) {
             memset(tl, 0, sizeof *tl);
             tl->state = THR_TL_UPLOADING;

@@ -19,6 +19,16 @@
 #define THR_ACCESSOR static inline
 #endif
 
+/* Makes the compiler forget how pointer p was worked out, so that it keeps p in a register and
+ * reaches the fields through it: otherwise, where the base is a constant (a board's one core,
+ * with link-time optimisation), it works out base + index x size + offset again for every field,
+ * each a few instructions and often a literal (Cortex-M0+). No code of its own. */
+#if defined(__GNUC__) || defined(__clang__)
+#define THR_KEEP(p) __asm__("" : "+r"(p))
+#else
+#define THR_KEEP(p) ((void)0)
+#endif
+
 /* Bitwise CRC with a reflected polynomial and no table: one loop serves both CRCs below. */
 uint32_t thr_crc_reflected(uint32_t poly, uint32_t crc, const uint8_t *data, uint32_t length);
 /* CRC-32C (Castagnoli): the wire's frame CRC and the hash of uploaded and stored timelines. */
