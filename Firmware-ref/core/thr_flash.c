@@ -182,8 +182,9 @@ static thr_status save_meta(thr_core *core)
     thr_flash_store *fs = &core->flash;
     uint8_t meta[META_SIZE];
     bank_header h;
-    unsigned bank = fs->meta_bank ^ 1u;
+    unsigned bank;
     THR_KEEP(fs);
+    bank = fs->meta_bank ^ 1u;
     memset(meta, 0, sizeof meta);
     meta[0] = fs->boot_slot;
     thr_copy(meta + 1, fs->trigger_slot, sizeof fs->trigger_slot);
@@ -263,6 +264,7 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     if (!fs->ready || slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
     if (size > core->config->slot_size) return THR_STATUS_NO_MEMORY;
     st = &fs->slot[slot];
+    THR_KEEP(st);
     bank = st->bank ^ 1u;
     h.kind = kind;
     h.index = slot;

@@ -250,6 +250,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
     while (ev < end) {
         uint32_t p_ms = pass_ms[ev->player * THR_MAX_PASSES + ev->pass];
         player_mix *m = &mixes[ev->player];
+        THR_KEEP(m);
         if ((ev->flags & (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN | THR_AF_RELEASING)) ==
                 (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN) &&
             ev->tau >= ev->a_us && p_ms < ev->end_ms) {

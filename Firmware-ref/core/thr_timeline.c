@@ -296,6 +296,7 @@ static int read_index(reader *r, thr_tl_info *info)
     const uint8_t *b = r->b;
     scan_hint hint;
     uint32_t k, a, owner = 0, prev_time = 0, prev_first = 0;
+    THR_KEEP(b);
     hint.offset = info->records;
     hint.base = 0;
     for (k = 0; k < info->keyframe_count; k++) {
