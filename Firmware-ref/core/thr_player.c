@@ -36,7 +36,7 @@ static int32_t timeline_value(unsigned slot, uint8_t raw)
 
 static void curve_read_next(const thr_core *core, const thr_player *pl, thr_ctl *c, unsigned slot)
 {
-    const thr_stored_timeline *tl = &core->timeline[pl->handle];
+    const thr_stored_timeline *tl = thr_timeline_at(core, pl->handle);
     uint32_t delta;
     uint8_t raw;
     if (c->left == 0u ||
@@ -212,8 +212,8 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
         /* its length is not scaled by the rate (§6.2) */
         ev->r_us = rec->duration > 4294967u ? 0xFFFFFFFFu : rec->duration * 1000u;
 #if THR_AUDIO_SAMPLES
-        ev->resource = thr_tl_waveform_resource(thr_timeline_bytes(core, pl->handle), &core->timeline[pl->handle].info,
-                                                rec->waveform);
+        ev->resource = thr_tl_waveform_resource(thr_timeline_bytes(core, pl->handle),
+                                                &thr_timeline_at(core, pl->handle)->info, rec->waveform);
 #endif
     } else {
         ev->a_us = rec->attack; /* raw until the attack is worked out at the first render */
@@ -255,7 +255,7 @@ static void controls_reset(thr_player *pl)
 /* The newest pass reads from the first record. */
 THR_NOINLINE static void reading_reset(thr_core *core, thr_player *pl)
 {
-    pl->cursor = core->timeline[pl->handle].info.records;
+    pl->cursor = thr_timeline_at(core, pl->handle)->info.records;
     pl->cursor_base = 0;
     pl->reading = 1;
     pl->next_known = 0;
@@ -271,7 +271,7 @@ static void pass_apply(thr_core *core, uint8_t player)
 {
     thr_player *pl = thr_player_at(core, player);
     const thr_pass *ps = &pl->pass[pl->current];
-    const thr_stored_timeline *tl = &core->timeline[pl->handle];
+    const thr_stored_timeline *tl = thr_timeline_at(core, pl->handle);
     const uint8_t *bytes;
     thr_record rec;
     THR_KEEP(ps);
@@ -450,7 +450,8 @@ void thr_players_tick(thr_core *core, uint32_t t)
             }
         }
         /* finished: played once, nothing left to read or sounding, and the pattern's end reached */
-        if (!pl->looping && !pl->reading && pl->pass[pl->current].p_ms >= core->timeline[pl->handle].info.duration &&
+        if (!pl->looping && !pl->reading &&
+            pl->pass[pl->current].p_ms >= thr_timeline_at(core, pl->handle)->info.duration &&
             !pass_events(core, p, pl->current)) {
             player_end(core, p, t, 1);
         }
@@ -573,7 +574,7 @@ thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t
     if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_BAD_ARGUMENT;
     length_us = loop_end_us;
     if (length_us == 0u) {
-        uint32_t end_ms = core->timeline[pl->handle].info.event_end;
+        uint32_t end_ms = thr_timeline_at(core, pl->handle)->info.event_end;
         if (end_ms == 0u) { /* no positive loop length: plays once (§7.3) */
             pl->looping = 0;
             return THR_STATUS_OK;
