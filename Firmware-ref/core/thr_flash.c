@@ -53,7 +53,7 @@ static uint32_t bank_at(const thr_core *core, unsigned i)
 }
 #define sector_at(core, address) ((core)->config->flash_sector_size)
 #endif
-static uint32_t bank_address(const thr_core *core, unsigned slot, unsigned bank)
+THR_INLINE uint32_t bank_address(const thr_core *core, unsigned slot, unsigned bank)
 {
     return bank_at(core, 2u * slot + bank);
 }
@@ -109,7 +109,7 @@ static int read_bank(thr_core *core, uint32_t address, uint32_t capacity, bank_h
 #if THR_FLASH_PROGRAM_MAX > 1u
 /* Writes `length` bytes as whole program units, through a buffer of THR_FLASH_PROGRAM_MAX bytes
  * (a whole number of units): the last unit is padded with 0xFF. */
-static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
+THR_INLINE int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
 {
     const thr_hal *hal = core->hal;
     uint8_t unit[THR_FLASH_PROGRAM_MAX];
@@ -123,7 +123,7 @@ static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32
 }
 #else
 /* Byte-programmable flash: the bytes as they are. */
-static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
+THR_INLINE int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
 {
     const thr_hal *hal = core->hal;
     return !length || hal->flash_write(hal->ctx, address, data, length) == 0;

@@ -30,7 +30,7 @@ static void reply_result(thr_core *core, uint16_t tag, thr_status status)
 /* The rendered control of a wire parameter: the wire numbers the controls as the core's slots up to
  * the audio volume, then the audio pan and pitch (no lane: THR_CTL_NONE), then the audio attack,
  * decay and release and the channel pan (thr_core.h). THR_CTL_NONE for a number beyond the enum too. */
-static uint8_t slot_of_wire_parameter(uint8_t parameter)
+THR_INLINE uint8_t slot_of_wire_parameter(uint8_t parameter)
 {
     if (parameter <= THR_PARAMETER_AUDIO_VOLUME_CONTROL) return parameter;
     if (parameter < THR_PARAMETER_AUDIO_ATTACK_TIME_CONTROL || parameter >= THR_PARAMETER_COUNT) return THR_CTL_NONE;
@@ -85,7 +85,7 @@ static void trace_read(thr_core *core, const uint8_t *a, const uint32_t *v)
 #endif
 }
 
-static void calibration_result(thr_core *core, uint16_t tag, uint8_t channel, const thr_calibration *r)
+THR_INLINE void calibration_result(thr_core *core, uint16_t tag, uint8_t channel, const thr_calibration *r)
 {
     uint8_t p[THR_CALIBRATION_RESULT_SIZE];
     thr_put_calibration_result_tag(p, tag);
@@ -195,7 +195,7 @@ static void slot_read(thr_core *core, const uint8_t *a, const uint32_t *v)
                            (uint16_t)(THR_SLOT_DATA_DATA_AT + (s == THR_STATUS_OK ? length : 0u)));
 }
 
-static void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t at)
+THR_INLINE void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t at)
 {
     uint32_t times[THR_RT_CURVE_POINTS];
     int32_t values[THR_RT_CURVE_POINTS];

@@ -376,7 +376,7 @@ static void player_begin(thr_core *core, uint8_t player, uint32_t position_us, u
 }
 
 /* An action that is pending and due: taken (no longer pending). */
-static int take(thr_player *pl, unsigned action, uint32_t t)
+THR_INLINE int take(thr_player *pl, unsigned action, uint32_t t)
 {
     if (!(pl->action_pending & (1u << action)) || !due(pl->action_at[action], t)) return 0;
     pl->action_pending &= (uint8_t) ~(1u << action);

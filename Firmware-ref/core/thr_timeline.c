@@ -80,7 +80,7 @@ static int rd_varint(reader *r, uint32_t *out)
 }
 
 /* base + delta, both <= THR_MAX_TICKS or delta arbitrary u32: checked against MAX_TICKS. */
-static int add_ticks(reader *r, uint32_t base, uint32_t delta, uint32_t at, uint32_t *out)
+THR_INLINE int add_ticks(reader *r, uint32_t base, uint32_t delta, uint32_t at, uint32_t *out)
 {
     if (delta > THR_MAX_TICKS || base > THR_MAX_TICKS - delta) return fail(r, THR_TL_TIME_OUT_OF_RANGE, at);
     *out = base + delta;
@@ -267,8 +267,8 @@ typedef struct scan_hint {
     uint32_t offset, base;
 } scan_hint;
 
-static int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hint, uint32_t target, uint32_t *start,
-                       uint32_t *previous)
+THR_INLINE int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hint, uint32_t target, uint32_t *start,
+                           uint32_t *previous)
 {
     thr_record rec;
     uint32_t off = hint->offset, base = hint->base;
@@ -291,7 +291,7 @@ static int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hin
     return 0;
 }
 
-static int read_index(reader *r, thr_tl_info *info)
+THR_INLINE int read_index(reader *r, thr_tl_info *info)
 {
     const uint8_t *b = r->b;
     scan_hint hint;
