@@ -18,7 +18,7 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 }
 
 /* The controls whose range is 0..1 (the others: -1..1). */
-static int slot_is_unit(unsigned slot)
+THR_INLINE int slot_is_unit(unsigned slot)
 {
     return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || (THR_CHANNEL_PAN && slot == THR_CTL_PAN);
 }

@@ -332,7 +332,7 @@ THR_INLINE int read_index(reader *r, thr_tl_info *info)
 }
 
 /* The checks of thr_tl_validate; 0 at the first failure (latched in r->result). */
-static int validate(reader *r, const uint8_t *bytes, uint32_t length, thr_tl_info *info)
+THR_INLINE int validate(reader *r, const uint8_t *bytes, uint32_t length, thr_tl_info *info)
 {
     uint8_t magic0, magic1, version, flags;
     uint32_t checksum, count, time = 0, latest = 0, event_latest = 0;
