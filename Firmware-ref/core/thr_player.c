@@ -271,7 +271,7 @@ static void pass_apply(thr_core *core, uint8_t player)
 {
     thr_player *pl = thr_player_at(core, player);
     const thr_pass *ps = &pl->pass[pl->current];
-    const thr_stored_timeline *tl = thr_timeline_at(core, pl->handle);
+    const thr_stored_timeline *tl = &core->timeline[pl->handle];
     const uint8_t *bytes;
     thr_record rec;
     THR_KEEP(ps);
@@ -451,7 +451,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
         }
         /* finished: played once, nothing left to read or sounding, and the pattern's end reached */
         if (!pl->looping && !pl->reading &&
-            pl->pass[pl->current].p_ms >= thr_timeline_at(core, pl->handle)->info.duration &&
+            pl->pass[pl->current].p_ms >= core->timeline[pl->handle].info.duration &&
             !pass_events(core, p, pl->current)) {
             player_end(core, p, t, 1);
         }

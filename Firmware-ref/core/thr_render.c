@@ -181,7 +181,7 @@ THR_NOINLINE static int pan_gains(const thr_player *pl, unsigned channels, uint1
 #endif
 
 /* Out of line: streams are rare, and inlined in the channel loop it costs 16 bytes more. */
-THR_NOINLINE static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint32_t *tone)
+static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint32_t *tone)
 {
     thr_stream *st = &core->stream[channel];
     uint32_t index;
