@@ -106,9 +106,12 @@ static int read_shapes(reader *r, thr_tl_info *info)
     for (n = 0; n < info->shape_count; n++) {
         uint32_t at = r->pos;
         const uint8_t *s = r->b + at;
-        unsigned type = s[0] & 3u;
-        int continuous = type == THR_EV_CONTINUOUS || type == THR_EV_AUDIO_CONTINUOUS;
+        unsigned type;
+        int continuous;
         int8_t pitch = 0, pan = 0;
+        THR_KEEP(s);
+        type = s[0] & 3u;
+        continuous = type == THR_EV_CONTINUOUS || type == THR_EV_AUDIO_CONTINUOUS;
         if (s[0] & 0xC0u) return fail(r, THR_TL_BAD_SHAPE, at);
         if (info->stride >= 8u) {
             pitch = (int8_t)s[6];
