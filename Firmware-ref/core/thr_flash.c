@@ -53,7 +53,7 @@ static uint32_t bank_at(const thr_core *core, unsigned i)
 }
 #define sector_at(core, address) ((core)->config->flash_sector_size)
 #endif
-static uint32_t bank_address(const thr_core *core, unsigned slot, unsigned bank)
+THR_INLINE uint32_t bank_address(const thr_core *core, unsigned slot, unsigned bank)
 {
     return bank_at(core, 2u * slot + bank);
 }
@@ -109,7 +109,7 @@ static int read_bank(thr_core *core, uint32_t address, uint32_t capacity, bank_h
 #if THR_FLASH_PROGRAM_MAX > 1u
 /* Writes `length` bytes as whole program units, through a buffer of THR_FLASH_PROGRAM_MAX bytes
  * (a whole number of units): the last unit is padded with 0xFF. */
-static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
+THR_INLINE int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
 {
     const thr_hal *hal = core->hal;
     uint8_t unit[THR_FLASH_PROGRAM_MAX];
@@ -123,7 +123,7 @@ static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32
 }
 #else
 /* Byte-programmable flash: the bytes as they are. */
-static int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
+THR_INLINE int program(thr_core *core, uint32_t address, const uint8_t *data, uint32_t length)
 {
     const thr_hal *hal = core->hal;
     return !length || hal->flash_write(hal->ctx, address, data, length) == 0;
@@ -157,6 +157,7 @@ static void load_meta(thr_core *core)
 {
     thr_flash_store *fs = &core->flash;
     unsigned bank;
+    THR_KEEP(fs);
     fs->meta_seq = 0;
     fs->meta_bank = 1; /* so the first write goes to bank 0 */
     fs->boot_slot = THR_SLOT_NONE;
@@ -181,7 +182,9 @@ static thr_status save_meta(thr_core *core)
     thr_flash_store *fs = &core->flash;
     uint8_t meta[META_SIZE];
     bank_header h;
-    unsigned bank = fs->meta_bank ^ 1u;
+    unsigned bank;
+    THR_KEEP(fs);
+    bank = fs->meta_bank ^ 1u;
     memset(meta, 0, sizeof meta);
     meta[0] = fs->boot_slot;
     thr_copy(meta + 1, fs->trigger_slot, sizeof fs->trigger_slot);
@@ -202,6 +205,7 @@ void thr_flash_init(thr_core *core)
     const thr_board_config *cfg = core->config;
     unsigned slot, bank;
     uint32_t a = 0;
+    THR_KEEP(fs);
     memset(fs, 0, sizeof *fs);
     fs->boot_slot = THR_SLOT_NONE;
     memset(fs->trigger_slot, THR_SLOT_NONE, sizeof fs->trigger_slot);
@@ -256,9 +260,11 @@ static thr_status slot_write(thr_core *core, uint8_t slot, uint8_t kind, const u
     thr_slot_state *st;
     bank_header h;
     unsigned bank;
+    THR_KEEP(fs);
     if (!fs->ready || slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
     if (size > core->config->slot_size) return THR_STATUS_NO_MEMORY;
     st = &fs->slot[slot];
+    THR_KEEP(st);
     bank = st->bank ^ 1u;
     h.kind = kind;
     h.index = slot;
@@ -336,6 +342,7 @@ thr_status thr_slot_load(thr_core *core, uint8_t slot, uint8_t *handle)
 thr_status thr_slot_bind(thr_core *core, uint8_t slot, uint8_t trigger, uint8_t input)
 {
     thr_flash_store *fs = &core->flash;
+    THR_KEEP(fs);
     if (!fs->ready) return THR_STATUS_NOT_SUPPORTED;
     if (slot != THR_SLOT_NONE && slot >= core->config->slot_count) return THR_STATUS_NO_SUCH_SLOT;
     if (trigger == THR_SLOT_TRIGGER_BOOT) {

@@ -47,6 +47,7 @@ int thr_frame_rx_byte(thr_frame_rx *rx, uint8_t byte, thr_frame *frame)
     int32_t n;
     uint16_t length;
     uint8_t *b = rx->buffer;
+    THR_KEEP(b);
     if (byte != 0u) {
         if (rx->overflowed) return 0;
         if (rx->length >= rx->capacity) { /* too long: drop it whole, store nothing more */

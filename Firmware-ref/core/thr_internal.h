@@ -74,6 +74,8 @@ thr_status thr_wf_commit(thr_core *core, thr_stored_timeline *tl);
 
 /* ---- thr_store.c, thr_flash.c: timeline memory and flash slots (the rest in thr_core.h, thr_flash.h) ---- */
 const uint8_t *thr_timeline_bytes(const thr_core *core, uint8_t handle);
+/* &core->timeline[handle], out of line (a Cortex-M0+ needs a dozen bytes to work it out, a call six). */
+const thr_stored_timeline *thr_timeline_at(const thr_core *core, uint8_t handle);
 void thr_flash_init(thr_core *core);
 
 /* ---- thr_player.c: players ---- */

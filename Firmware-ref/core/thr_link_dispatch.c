@@ -30,7 +30,7 @@ static void reply_result(thr_core *core, uint16_t tag, thr_status status)
 /* The rendered control of a wire parameter: the wire numbers the controls as the core's slots up to
  * the audio volume, then the audio pan and pitch (no lane: THR_CTL_NONE), then the audio attack,
  * decay and release and the channel pan (thr_core.h). THR_CTL_NONE for a number beyond the enum too. */
-static uint8_t slot_of_wire_parameter(uint8_t parameter)
+THR_INLINE uint8_t slot_of_wire_parameter(uint8_t parameter)
 {
     if (parameter <= THR_PARAMETER_AUDIO_VOLUME_CONTROL) return parameter;
     if (parameter < THR_PARAMETER_AUDIO_ATTACK_TIME_CONTROL || parameter >= THR_PARAMETER_COUNT) return THR_CTL_NONE;
@@ -85,7 +85,7 @@ static void trace_read(thr_core *core, const uint8_t *a, const uint32_t *v)
 #endif
 }
 
-static void calibration_result(thr_core *core, uint16_t tag, uint8_t channel, const thr_calibration *r)
+THR_INLINE void calibration_result(thr_core *core, uint16_t tag, uint8_t channel, const thr_calibration *r)
 {
     uint8_t p[THR_CALIBRATION_RESULT_SIZE];
     thr_put_calibration_result_tag(p, tag);
@@ -195,7 +195,7 @@ static void slot_read(thr_core *core, const uint8_t *a, const uint32_t *v)
                            (uint16_t)(THR_SLOT_DATA_DATA_AT + (s == THR_STATUS_OK ? length : 0u)));
 }
 
-static void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t at)
+THR_INLINE void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t at)
 {
     uint32_t times[THR_RT_CURVE_POINTS];
     int32_t values[THR_RT_CURVE_POINTS];
@@ -216,6 +216,11 @@ static void curve(thr_core *core, const uint8_t *a, const uint32_t *v, uint32_t 
     reply_result(core, thr_get_player_curve_tag(v), s);
 }
 
+/* A command's place in the dispatcher's jump table: its id less 4 per block of 16, so that the
+ * blocks of ids (16-19, 32-43, 48-53, 64-69) lie 12 apart rather than 16, with every id of the
+ * schema that reaches the switch (these and 0-6) still on a place of its own. */
+#define CMD(type) ((unsigned)(type)-4u * ((unsigned)(type) >> 4))
+
 /* Executes one checked host-to-board message: its fields read through the generated accessors
  * (thr_messages.h), bytes from the payload `a`, wider fields from v, the values thr_msg_decode
  * decoded. */
@@ -230,8 +235,9 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
     for (i = 0; i < sizeof thr_msg_timed / sizeof thr_msg_timed[0]; i++) {
         if (thr_msg_timed[i][0] == f->type) at = at_time(core, v[thr_msg_timed[i][1]]);
     }
-    /* the control and realtime messages first: the switch below then spans ids 16-69 only, which
-     * keeps its jump table short (ACK and the host's ERROR, never answered, fall to its default) */
+    /* the control and realtime messages first: the switch below then spans the commands only, ids
+     * 16-69 taken as CMD(id), which keeps its jump table short (ACK and the host's ERROR, never
+     * answered, fall to its default) */
     if (f->type == THR_MSG_PING) {
         uint8_t p[THR_PONG_SIZE];
         thr_put_pong_id(p, thr_get_ping_id(v));
@@ -257,19 +263,19 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         trace_read(core, a, v);
         return;
     }
-    switch (f->type) {
-    case THR_MSG_UPLOAD_BEGIN:
+    switch (CMD(f->type)) {
+    case CMD(THR_MSG_UPLOAD_BEGIN):
         s = thr_store_begin(core, thr_get_upload_begin_size(v), thr_get_upload_begin_hash(v), &handle);
         upload_status(core, tag, s, s == THR_STATUS_OK ? handle : 255u);
         return;
-    case THR_MSG_UPLOAD_CHUNK:
+    case CMD(THR_MSG_UPLOAD_CHUNK):
         handle = thr_get_upload_chunk_handle(a);
         s = thr_store_chunk(core, handle, thr_get_upload_chunk_offset(v), thr_get_upload_chunk_data(a),
                             (uint32_t)f->length - THR_UPLOAD_CHUNK_DATA_AT);
         upload_status(core, tag, s, handle);
         return;
-    case THR_MSG_UPLOAD_COMMIT: s = thr_store_commit(core, thr_get_upload_commit_handle(a), 0); break;
-    case THR_MSG_TIMELINE_FREE: {
+    case CMD(THR_MSG_UPLOAD_COMMIT): s = thr_store_commit(core, thr_get_upload_commit_handle(a), 0); break;
+    case CMD(THR_MSG_TIMELINE_FREE): {
         uint8_t p;
         handle = thr_get_timeline_free_handle(a);
         for (p = 0; p < THR_MAX_PLAYERS; p++) {
@@ -279,29 +285,29 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         s = thr_store_free(core, handle);
         break;
     }
-    case THR_MSG_PLAYER_START:
+    case CMD(THR_MSG_PLAYER_START):
         s = thr_player_start(core, thr_get_player_start_player(a), thr_get_player_start_handle(a), at,
                              thr_get_player_start_position(v));
         if (s == THR_STATUS_OK) thr_player_at(core, thr_get_player_start_player(a))->host_owned = 1;
         break;
-    case THR_MSG_PLAYER_STOP: s = thr_player_stop(core, thr_get_player_stop_player(a), at); break;
-    case THR_MSG_PLAYER_PAUSE: s = thr_player_pause(core, thr_get_player_pause_player(a), at); break;
-    case THR_MSG_PLAYER_RESUME: s = thr_player_resume(core, thr_get_player_resume_player(a), at); break;
-    case THR_MSG_PLAYER_SEEK:
+    case CMD(THR_MSG_PLAYER_STOP): s = thr_player_stop(core, thr_get_player_stop_player(a), at); break;
+    case CMD(THR_MSG_PLAYER_PAUSE): s = thr_player_pause(core, thr_get_player_pause_player(a), at); break;
+    case CMD(THR_MSG_PLAYER_RESUME): s = thr_player_resume(core, thr_get_player_resume_player(a), at); break;
+    case CMD(THR_MSG_PLAYER_SEEK):
         s = thr_player_seek(core, thr_get_player_seek_player(a), thr_get_player_seek_position(v), at);
         break;
-    case THR_MSG_PLAYER_LOOP:
+    case CMD(THR_MSG_PLAYER_LOOP):
         s = thr_player_loop(core, thr_get_player_loop_player(a), thr_get_player_loop_enabled(a),
                             thr_get_player_loop_loop_end(v));
         break;
-    case THR_MSG_PLAYER_RATE:
+    case CMD(THR_MSG_PLAYER_RATE):
         s = thr_player_rate(core, thr_get_player_rate_player(a), thr_get_player_rate_rate_q8(v));
         break;
-    case THR_MSG_PLAYER_MUTE:
+    case CMD(THR_MSG_PLAYER_MUTE):
         s = thr_player_mute(core, thr_get_player_mute_player(a), thr_get_player_mute_muted(a));
         break;
-    case THR_MSG_PLAYER_CANCEL: s = thr_player_cancel(core, thr_get_player_cancel_player(a)); break;
-    case THR_MSG_PLAYER_PARAM: {
+    case CMD(THR_MSG_PLAYER_CANCEL): s = thr_player_cancel(core, thr_get_player_cancel_player(a)); break;
+    case CMD(THR_MSG_PLAYER_PARAM): {
         uint8_t player = thr_get_player_param_player(a), parameter = thr_get_player_param_parameter(a);
         uint8_t slot = slot_of_wire_parameter(parameter);
         s = parameter >= THR_PARAMETER_COUNT ? THR_STATUS_BAD_ARGUMENT
@@ -309,21 +315,21 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
                                    : thr_player_param(core, player, slot, thr_get_player_param_value(v) * 2, at);
         break;
     }
-    case THR_MSG_PLAYER_CURVE: curve(core, a, v, at); return;
-    case THR_MSG_PLAYER_CHANNELS:
+    case CMD(THR_MSG_PLAYER_CURVE): curve(core, a, v, at); return;
+    case CMD(THR_MSG_PLAYER_CHANNELS):
         /* the list's items are one byte each: the channel indices as they are */
         s = thr_player_channels(core, thr_get_player_channels_player(a), at, thr_get_player_channels_channels_count(a),
                                 thr_get_player_channels_channels_item(a, 0));
         break;
-    case THR_MSG_ACTUATOR_CALIBRATE: calibrate(core, a, v); return;
-    case THR_MSG_CLOCK_TRIM: s = thr_clock_trim(core, thr_get_clock_trim_rate_ppb(v)); break;
-    case THR_MSG_CHANNEL_READ: channel_read(core, a, v); return;
-    case THR_MSG_ENGINE_START:
+    case CMD(THR_MSG_ACTUATOR_CALIBRATE): calibrate(core, a, v); return;
+    case CMD(THR_MSG_CLOCK_TRIM): s = thr_clock_trim(core, thr_get_clock_trim_rate_ppb(v)); break;
+    case CMD(THR_MSG_CHANNEL_READ): channel_read(core, a, v); return;
+    case CMD(THR_MSG_ENGINE_START):
         core->engine_running = 1;
         core->fading = 0;
         break;
-    case THR_MSG_ENGINE_STOP: thr_engine_fade_out(core, THR_STOP_REASON_HOST_REQUEST); break;
-    case THR_MSG_ACTUATOR_CONFIG: {
+    case CMD(THR_MSG_ENGINE_STOP): thr_engine_fade_out(core, THR_STOP_REASON_HOST_REQUEST); break;
+    case CMD(THR_MSG_ACTUATOR_CONFIG): {
         uint8_t c = thr_get_actuator_config_channel(a), kind = thr_get_actuator_config_kind(a);
         const thr_channel_config *cfg = c < core->config->channel_count ? &core->config->channels[c] : 0;
         uint16_t rated = thr_get_actuator_config_rated_mv(v), max = thr_get_actuator_config_max_mv(v);
@@ -338,15 +344,17 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
         }
         break;
     }
-    case THR_MSG_SLOT_STORE: s = thr_slot_store(core, thr_get_slot_store_handle(a), thr_get_slot_store_slot(a)); break;
-    case THR_MSG_SLOT_LIST: slot_list(core, tag); return;
-    case THR_MSG_SLOT_READ: slot_read(core, a, v); return;
-    case THR_MSG_SLOT_ERASE: s = thr_slot_erase(core, thr_get_slot_erase_slot(a)); break;
-    case THR_MSG_SLOT_PLAY:
+    case CMD(THR_MSG_SLOT_STORE):
+        s = thr_slot_store(core, thr_get_slot_store_handle(a), thr_get_slot_store_slot(a));
+        break;
+    case CMD(THR_MSG_SLOT_LIST): slot_list(core, tag); return;
+    case CMD(THR_MSG_SLOT_READ): slot_read(core, a, v); return;
+    case CMD(THR_MSG_SLOT_ERASE): s = thr_slot_erase(core, thr_get_slot_erase_slot(a)); break;
+    case CMD(THR_MSG_SLOT_PLAY):
         s = thr_slot_play(core, thr_get_slot_play_slot(a), thr_get_slot_play_player(a), at);
         if (s == THR_STATUS_OK) thr_player_at(core, thr_get_slot_play_player(a))->host_owned = 1;
         break;
-    case THR_MSG_SLOT_BIND:
+    case CMD(THR_MSG_SLOT_BIND):
         s = thr_slot_bind(core, thr_get_slot_bind_slot(a), thr_get_slot_bind_trigger(a), thr_get_slot_bind_input(a));
         break;
     default: return;
@@ -357,6 +365,7 @@ static void dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
 void thr_link_dispatch(thr_core *core, const thr_frame *f, const uint32_t *v)
 {
     thr_link *l = &core->link;
+    THR_KEEP(l);
     l->late_pending = 0;
     dispatch(core, f, v);
     if (l->late_pending) {

@@ -81,6 +81,7 @@ void thr_link_on_ack(thr_core *core, const thr_frame *f)
 #endif
     if (k >= 1u && k <= l->tx_sent) {
         const thr_tx_entry *newest = &core->buffers.tx[k - 1u];
+        THR_KEEP(newest);
         /* Karn's rule, except that the very first sample may come from a resent frame (§6.2) */
         if (newest->transmissions == 1u || l->srtt == 0u) {
             rtt_sample(l, core->now - newest->sent_at);

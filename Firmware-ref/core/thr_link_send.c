@@ -72,6 +72,7 @@ int thr_link_send_reliable(thr_core *core, uint8_t type, const uint8_t *payload,
         return 0;
     }
     e = &core->buffers.tx[l->tx_count++];
+    THR_KEEP(e);
     e->length = length;
     e->transmissions = 0;
 #if THR_RX_HOLD_FRAMES
@@ -112,6 +113,7 @@ void thr_link_flush(thr_core *core)
 #endif
     while (l->session && l->tx_sent < l->tx_count && l->tx_sent < l->peer_window) {
         thr_tx_entry *e = &core->buffers.tx[l->tx_sent++];
+        THR_KEEP(e);
         e->frame[THR_FRAME_SEQ_AT] = l->next_seq++;
         thr_link_transmit(core, e);
     }

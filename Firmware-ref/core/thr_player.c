@@ -18,7 +18,7 @@ uint8_t thr_ctl_slot_of_timeline_code(uint8_t code)
 }
 
 /* The controls whose range is 0..1 (the others: -1..1). */
-static int slot_is_unit(unsigned slot)
+THR_INLINE int slot_is_unit(unsigned slot)
 {
     return slot == THR_CTL_INTENSITY || slot == THR_CTL_VOLUME || (THR_CHANNEL_PAN && slot == THR_CTL_PAN);
 }
@@ -36,7 +36,7 @@ static int32_t timeline_value(unsigned slot, uint8_t raw)
 
 static void curve_read_next(const thr_core *core, const thr_player *pl, thr_ctl *c, unsigned slot)
 {
-    const thr_stored_timeline *tl = &core->timeline[pl->handle];
+    const thr_stored_timeline *tl = thr_timeline_at(core, pl->handle);
     uint32_t delta;
     uint8_t raw;
     if (c->left == 0u ||
@@ -66,6 +66,7 @@ static void apply_control(const thr_core *core, thr_player *pl, const thr_record
     thr_ctl *c;
     if (slot == THR_CTL_NONE) return;
     c = &pl->ctl[slot];
+    THR_KEEP(c);
     pl->ctl_used |= (uint16_t)(1u << slot);
     if (rec->kind == THR_REC_PARAMETER) {
         c->mode = CTL_STEP;
@@ -194,6 +195,7 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
         return;
     }
     ev = &core->active[core->active_count++];
+    THR_KEEP(ev);
     memset(ev, 0, sizeof *ev);
     ev->tau = tau;
     ev->end_ms = end;
@@ -210,8 +212,8 @@ static void activate_event(thr_core *core, uint8_t player, uint8_t pass, const t
         /* its length is not scaled by the rate (§6.2) */
         ev->r_us = rec->duration > 4294967u ? 0xFFFFFFFFu : rec->duration * 1000u;
 #if THR_AUDIO_SAMPLES
-        ev->resource = thr_tl_waveform_resource(thr_timeline_bytes(core, pl->handle), &core->timeline[pl->handle].info,
-                                                rec->waveform);
+        ev->resource = thr_tl_waveform_resource(thr_timeline_bytes(core, pl->handle),
+                                                &thr_timeline_at(core, pl->handle)->info, rec->waveform);
 #endif
     } else {
         ev->a_us = rec->attack; /* raw until the attack is worked out at the first render */
@@ -223,6 +225,7 @@ void thr_player_free_events(thr_core *core, uint8_t player, uint8_t pass)
     unsigned i = 0;
     while (i < core->active_count) {
         thr_active *ev = &core->active[i];
+        THR_KEEP(ev);
         if (ev->player == player && (pass == 0xFFu || ev->pass == pass)) {
             *ev = core->active[--core->active_count];
         } else {
@@ -252,7 +255,7 @@ static void controls_reset(thr_player *pl)
 /* The newest pass reads from the first record. */
 THR_NOINLINE static void reading_reset(thr_core *core, thr_player *pl)
 {
-    pl->cursor = core->timeline[pl->handle].info.records;
+    pl->cursor = thr_timeline_at(core, pl->handle)->info.records;
     pl->cursor_base = 0;
     pl->reading = 1;
     pl->next_known = 0;
@@ -271,6 +274,8 @@ static void pass_apply(thr_core *core, uint8_t player)
     const thr_stored_timeline *tl = &core->timeline[pl->handle];
     const uint8_t *bytes;
     thr_record rec;
+    THR_KEEP(ps);
+    THR_KEEP(tl);
     if (!pl->reading || (pl->next_known && pl->next_start > ps->p_ms)) return; /* nothing due: cheap */
     bytes = thr_timeline_bytes(core, pl->handle);
     while (pl->cursor < tl->info.records_end) {
@@ -310,6 +315,7 @@ static void player_loop(thr_core *core, uint8_t player)
     for (guard = 0; guard < THR_MAX_PASSES; guard++) {
         thr_pass *cur = &pl->pass[pl->current];
         uint32_t i, next = THR_MAX_PASSES;
+        THR_KEEP(cur);
         if (!pl->looping || cur->p_ms < pl->loop_ms) return;
         for (i = 0; i < THR_MAX_PASSES; i++) {
             if (!pl->pass[i].live) {
@@ -370,14 +376,15 @@ static void player_begin(thr_core *core, uint8_t player, uint32_t position_us, u
 }
 
 /* An action that is pending and due: taken (no longer pending). */
-static int take(thr_player *pl, unsigned action, uint32_t t)
+THR_INLINE int take(thr_player *pl, unsigned action, uint32_t t)
 {
     if (!(pl->action_pending & (1u << action)) || !due(pl->action_at[action], t)) return 0;
     pl->action_pending &= (uint8_t) ~(1u << action);
     return 1;
 }
 
-static void do_actions(thr_core *core, uint8_t player, uint32_t t)
+/* Out of line (12 bytes smaller in the budget build): the tick calls it only while an action waits. */
+THR_NOINLINE static void do_actions(thr_core *core, uint8_t player, uint32_t t)
 {
     thr_player *pl = thr_player_at(core, player);
     if (take(pl, THR_ACT_STOP, t)) {
@@ -417,6 +424,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
     for (p = 0; p < THR_MAX_PLAYERS; p++) {
         thr_player *pl = &core->player[p];
         unsigned i, s;
+        THR_KEEP(pl);
         channels_take(pl, t);
         if (pl->state == THR_PLAYER_IDLE) continue;
         if (pl->action_pending) do_actions(core, p, t);
@@ -434,6 +442,7 @@ void thr_players_tick(thr_core *core, uint32_t t)
         {
             const thr_pass *ps = &pl->pass[pl->current];
             unsigned used;
+            THR_KEEP(ps);
             for (s = 0, used = pl->ctl_used; used; s++, used >>= 1) { /* the slots in use only */
                 thr_ctl *c = &pl->ctl[s];
                 if (!(used & 1u)) continue;
@@ -565,7 +574,7 @@ thr_status thr_player_loop(thr_core *core, uint8_t player, int enabled, uint32_t
     if (pl->state == THR_PLAYER_IDLE) return THR_STATUS_BAD_ARGUMENT;
     length_us = loop_end_us;
     if (length_us == 0u) {
-        uint32_t end_ms = core->timeline[pl->handle].info.event_end;
+        uint32_t end_ms = thr_timeline_at(core, pl->handle)->info.event_end;
         if (end_ms == 0u) { /* no positive loop length: plays once (§7.3) */
             pl->looping = 0;
             return THR_STATUS_OK;
@@ -675,7 +684,8 @@ static thr_status slot_refused(unsigned slot)
     return slot == THR_CTL_PAN ? THR_STATUS_NOT_SUPPORTED : THR_STATUS_BAD_ARGUMENT;
 }
 
-static int32_t clamp_control(unsigned slot, int32_t v)
+/* Out of line: two commands share it, never the tick. */
+THR_NOINLINE static int32_t clamp_control(unsigned slot, int32_t v)
 {
     return thr_clamp_q15(v, slot_is_unit(slot) ? 0 : -THR_Q15_ONE);
 }
@@ -688,6 +698,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (!pl) return THR_STATUS_NO_SUCH_PLAYER;
     if (slot >= THR_RT_COUNT) return slot_refused(slot);
     rt = &pl->rt;
+    THR_KEEP(rt);
     for (i = 0; i < THR_RT_PENDING; i++) {
         if (!rt->pending[i].used) break;
         if ((int32_t)(rt->pending[i].at - rt->pending[oldest].at) < 0) oldest = i;
@@ -695,6 +706,7 @@ thr_status thr_player_param(thr_core *core, uint8_t player, uint8_t slot, int32_
     if (i == THR_RT_PENDING) {
         /* queue full: the earliest pending step takes effect now rather than being lost */
         thr_rt_step *p = &rt->pending[oldest];
+        THR_KEEP(p);
         step_set(rt, p->slot, p->value, p->at);
         i = oldest;
     }
@@ -720,6 +732,7 @@ thr_status thr_player_curve(thr_core *core, uint8_t player, uint8_t slot, uint32
         if (times_us[i] < times_us[i - 1]) return THR_STATUS_BAD_ARGUMENT;
     }
     rt = &pl->rt;
+    THR_KEEP(rt);
     if (count == 0u) return THR_STATUS_OK; /* no points: no effect */
     if (rt->curve_slot != THR_CTL_NONE && rt->curve_slot != slot) {
         /* one run-time curve per player: the one it replaces leaves its current value as a step */

@@ -180,11 +180,13 @@ THR_NOINLINE static int pan_gains(const thr_player *pl, unsigned channels, uint1
 }
 #endif
 
+/* Out of line: streams are rare, and inlined in the channel loop it costs 16 bytes more. */
 static uint32_t stream_level(thr_core *core, unsigned channel, uint32_t t, uint32_t *tone)
 {
     thr_stream *st = &core->stream[channel];
     uint32_t index;
     uint32_t fade_us = core->tick_us; /* PROTOCOL.md §5.3: to zero within one tick */
+    THR_KEEP(st);
     if (!st->active || !thr_due(st->at, t)) return 0;
     index = (t - st->at) / st->interval_us;
     if (index < st->count) {
@@ -249,6 +251,7 @@ void thr_render_tick(thr_core *core, uint32_t t)
     while (ev < end) {
         uint32_t p_ms = pass_ms[ev->player * THR_MAX_PASSES + ev->pass];
         player_mix *m = &mixes[ev->player];
+        THR_KEEP(m);
         if ((ev->flags & (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN | THR_AF_RELEASING)) ==
                 (THR_AF_SUSTAINED | THR_AF_ATTACK_KNOWN) &&
             ev->tau >= ev->a_us && p_ms < ev->end_ms) {
@@ -359,6 +362,7 @@ thr_status thr_stream_samples(thr_core *core, uint8_t channel, uint32_t at, uint
     if (channel >= core->config->channel_count) return THR_STATUS_BAD_ARGUMENT;
     if (count > THR_STREAM_MAX) count = THR_STREAM_MAX; /* INFO states the limit */
     st = &core->stream[channel];
+    THR_KEEP(st);
     /* newest wins: whatever of the previous block has not played is replaced; at_time 0 is "now"
      * (PROTOCOL.md §1), the board time the frame is handled at, not board time 0 */
     st->at = at ? at : core->now;

@@ -20,9 +20,14 @@ static thr_stored_timeline *stored(thr_core *core, uint8_t handle)
     return handle < THR_MAX_TIMELINES && core->timeline[handle].state != THR_TL_FREE ? &core->timeline[handle] : 0;
 }
 
+THR_NOINLINE const thr_stored_timeline *thr_timeline_at(const thr_core *core, uint8_t handle)
+{
+    return &core->timeline[handle];
+}
+
 const uint8_t *thr_timeline_bytes(const thr_core *core, uint8_t handle)
 {
-    return core->memory + core->timeline[handle].offset;
+    return core->memory + thr_timeline_at(core, handle)->offset;
 }
 
 thr_status thr_store_begin(thr_core *core, uint32_t size, uint32_t hash, uint8_t *handle)
@@ -31,6 +36,7 @@ thr_status thr_store_begin(thr_core *core, uint32_t size, uint32_t hash, uint8_t
     /* resume an upload (or find a finished one) of the same size and hash */
     for (i = 0; i < THR_MAX_TIMELINES; i++) {
         thr_stored_timeline *tl = &core->timeline[i];
+        THR_KEEP(tl);
         if (tl->state != THR_TL_FREE && tl->size == size && tl->hash == hash) {
             *handle = (uint8_t)i;
             return THR_STATUS_OK;
@@ -41,6 +47,7 @@ thr_status thr_store_begin(thr_core *core, uint32_t size, uint32_t hash, uint8_t
     if (size > core->memory_size - end) return THR_STATUS_NO_MEMORY;
     for (i = 0; i < THR_MAX_TIMELINES; i++) {
         thr_stored_timeline *tl = &core->timeline[i];
+        THR_KEEP(tl);
         if (tl->state == THR_TL_FREE) {
             memset(tl, 0, sizeof *tl);
             tl->state = THR_TL_UPLOADING;

@@ -80,7 +80,7 @@ static int rd_varint(reader *r, uint32_t *out)
 }
 
 /* base + delta, both <= THR_MAX_TICKS or delta arbitrary u32: checked against MAX_TICKS. */
-static int add_ticks(reader *r, uint32_t base, uint32_t delta, uint32_t at, uint32_t *out)
+THR_INLINE int add_ticks(reader *r, uint32_t base, uint32_t delta, uint32_t at, uint32_t *out)
 {
     if (delta > THR_MAX_TICKS || base > THR_MAX_TICKS - delta) return fail(r, THR_TL_TIME_OUT_OF_RANGE, at);
     *out = base + delta;
@@ -106,9 +106,12 @@ static int read_shapes(reader *r, thr_tl_info *info)
     for (n = 0; n < info->shape_count; n++) {
         uint32_t at = r->pos;
         const uint8_t *s = r->b + at;
-        unsigned type = s[0] & 3u;
-        int continuous = type == THR_EV_CONTINUOUS || type == THR_EV_AUDIO_CONTINUOUS;
+        unsigned type;
+        int continuous;
         int8_t pitch = 0, pan = 0;
+        THR_KEEP(s);
+        type = s[0] & 3u;
+        continuous = type == THR_EV_CONTINUOUS || type == THR_EV_AUDIO_CONTINUOUS;
         if (s[0] & 0xC0u) return fail(r, THR_TL_BAD_SHAPE, at);
         if (info->stride >= 8u) {
             pitch = (int8_t)s[6];
@@ -267,8 +270,8 @@ typedef struct scan_hint {
     uint32_t offset, base;
 } scan_hint;
 
-static int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hint, uint32_t target, uint32_t *start,
-                       uint32_t *previous)
+THR_INLINE int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hint, uint32_t target, uint32_t *start,
+                           uint32_t *previous)
 {
     thr_record rec;
     uint32_t off = hint->offset, base = hint->base;
@@ -291,11 +294,12 @@ static int find_record(const uint8_t *b, const thr_tl_info *info, scan_hint *hin
     return 0;
 }
 
-static int read_index(reader *r, thr_tl_info *info)
+THR_INLINE int read_index(reader *r, thr_tl_info *info)
 {
     const uint8_t *b = r->b;
     scan_hint hint;
     uint32_t k, a, owner = 0, prev_time = 0, prev_first = 0;
+    THR_KEEP(b);
     hint.offset = info->records;
     hint.base = 0;
     for (k = 0; k < info->keyframe_count; k++) {
@@ -331,7 +335,7 @@ static int read_index(reader *r, thr_tl_info *info)
 }
 
 /* The checks of thr_tl_validate; 0 at the first failure (latched in r->result). */
-static int validate(reader *r, const uint8_t *bytes, uint32_t length, thr_tl_info *info)
+THR_INLINE int validate(reader *r, const uint8_t *bytes, uint32_t length, thr_tl_info *info)
 {
     uint8_t magic0, magic1, version, flags;
     uint32_t checksum, count, time = 0, latest = 0, event_latest = 0;

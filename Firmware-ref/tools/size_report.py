@@ -12,9 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-# The budgets (CI fails on a miss, .ci/run): the 16 KB of the smallest board's flash for the core, and
-# the core's static RAM as it stands (issue 22: it may not grow; the code budget's next step is 15,872).
-CODE_BUDGET = 16384
+# The budgets (CI fails on a miss, .ci/run): the 16 KB of the smallest board's flash for the core less
+# 512 bytes kept free for the next feature (issue 22; the goal is 15,360, 1 KB free), and the core's
+# static RAM as it stands (issue 22: it may not grow).
+CODE_BUDGET = 15872
 RAM_BUDGET = 3880
 
 
