@@ -243,8 +243,12 @@ def studio(run: Studio, readme: Optional[Path]) -> None:
         return sum(1 for entry in json.loads(run.by_id("editor").get_attribute("value"))["Pattern"] if "Event" in entry)
 
     count = event_count()
-    lane = driver.find_element("css selector", '[data-testid="plot"] .lane-background')
-    ActionChains(driver).move_to_element_with_offset(lane, lane.size["width"] // 5, 0).double_click().perform()
+
+    def double_click_lane() -> None:
+        lane = driver.find_element("css selector", '[data-testid="plot"] .lane-background')
+        ActionChains(driver).move_to_element_with_offset(lane, lane.size["width"] // 5, 0).double_click().perform()
+
+    run.retrying(double_click_lane)
     run.wait("the added event", lambda d: event_count() == count + 1)
     run.wait("the plot redrawn", lambda d: run.by_id("plot").get_attribute("data-events") == str(count + 1))
     run.ok("double-clicking a lane adds an event", True, f"{count} -> {count + 1} events")
@@ -427,7 +431,10 @@ def sound(run: Studio) -> None:
                f"sound at {heard.get('time', 0):.3f} s, playhead {run.playhead():.3f} s; {json.dumps(heard)}")
         run.screenshot("sound")
         run.by_id("stop").click()
-        run.wait("stopped", lambda d: not run.js("return window.thrumStudio.sound()").get("playing"), 5)
+        # The board's stop is answered over the socket; the sound stops once it is (a loaded machine
+        # takes a moment): both must be stopped within the wait.
+        run.wait("the sound and the board stopped", lambda d: not run.js("return window.thrumStudio.sound()").get("playing")
+                 and not run.state().get("playing"), 5)
         run.ok("Stop stops the sound and the board", not run.state().get("playing"), json.dumps(run.state()))
 
         noise = Path(folder) / "notes.wav"

@@ -35,7 +35,7 @@ export class StatusView {
     this.link.textContent = parts.join(' · ');
   }
 
-  /** One line in the event log; `kind`: event, error, info. */
+  /** One line in the event log; `kind`: event, error, warning, info. */
   add(kind, title, detail = '', name = null) {
     const item = document.createElement('li');
     item.className = `log-${kind}`;

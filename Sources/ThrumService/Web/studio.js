@@ -281,7 +281,8 @@ client.addEventListener('event', ({ detail: message }) => {
       break;
   }
   const { type, event, time, ...fields } = message;
-  status.add(event === 'fault' || event === 'late' ? 'error' : 'event', event,
+  // A fault is an error; a late command still ran (at once), so it is a warning.
+  status.add(event === 'fault' ? 'error' : event === 'late' ? 'warning' : 'event', event,
     Object.entries(fields).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '), event);
 });
 
