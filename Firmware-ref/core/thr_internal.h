@@ -37,6 +37,17 @@ THR_ACCESSOR uint32_t thr_ramp_inline(uint32_t x, uint32_t length)
 #endif
     return (x << 15) / length;
 }
+/* thr_ramp_inline's quotient to the bit, with two multiplies for its division (a Cortex-M0+ has
+ * no divide instruction; its software one costs about a hundred): x and length shifted as
+ * thr_ramp_inline shifts them (x <= length <= 0x1FFFF, length > 0), recip = 0xFFFFFFFF / length.
+ * recip = 2^32 / length - f with 0 < f <= 1, so x recip < 2^32, and x recip / 2^17 is less than
+ * 1 below 32768 x / length (x < 2^17): its floor is the quotient or one less, which the
+ * remainder tells (0 <= remainder < 2 length). */
+THR_ACCESSOR uint32_t thr_ramp_reciprocal(uint32_t x, uint32_t length, uint32_t recip)
+{
+    uint32_t q = x * recip >> 17;
+    return (x << 15) - q * length >= length ? q + 1u : q;
+}
 /* Inline: on the renderer's per-event path a call costs more than the body. */
 static inline uint32_t thr_ramp(uint32_t x, uint32_t length)
 {
@@ -85,6 +96,9 @@ void thr_flash_init(thr_core *core);
 #define THR_AF_ATTACK_KNOWN 0x04u
 #define THR_AF_DECAY_KNOWN  0x08u
 #define THR_AF_HAPTIC       0x10u
+/* THR_RENDER_RAMP_RECIPROCAL: rtau holds the reciprocal of the attack's (or the decay's) length */
+#define THR_AF_RECIP_ATTACK 0x20u
+#define THR_AF_RECIP_DECAY  0x40u
 
 /* SEMANTICS.md §5.1: a transient is full for 10 ms, then falls linearly to 0 over 10 ms. */
 #define THR_TRANSIENT_US 20000u

@@ -126,6 +126,31 @@ THR_NOINLINE static int render_event(thr_core *core, player_mix *m, thr_active *
     return 1;
 }
 
+#if THR_RENDER_RAMPS_INLINE && THR_RENDER_RAMP_RECIPROCAL
+/* At a segment's first inline tick: the reciprocal thr_ramp_reciprocal divides with, in rtau (free
+ * until the release begins, which takes the event off the inline path), and its shift. */
+THR_NOINLINE static void segment_prepare(thr_active *ev, uint32_t length, unsigned segment)
+{
+    uint8_t k = 0;
+    while (length > 0x1FFFFu) { /* thr_ramp_inline's shift */
+        length >>= 1;
+        k++;
+    }
+    ev->ramp_shift = k;
+    ev->rtau = 0xFFFFFFFFu / length;
+    ev->flags = (uint8_t)((ev->flags & ~(THR_AF_RECIP_ATTACK | THR_AF_RECIP_DECAY)) | segment);
+}
+
+/* thr_ramp_inline(x, length) of the event's attack or decay (segment: its THR_AF_RECIP_ flag). */
+THR_ACCESSOR uint32_t segment_ramp(thr_active *ev, uint32_t x, uint32_t length, unsigned segment)
+{
+    unsigned k;
+    if (!(ev->flags & segment)) segment_prepare(ev, length, segment);
+    k = ev->ramp_shift;
+    return thr_ramp_reciprocal(x >> k, length >> k, ev->rtau);
+}
+#endif
+
 /* Adds a player's sums to the mix of a channel of its set (gain 1). */
 static void mix_add(channel_mix *to, const channel_mix *from)
 {
@@ -280,9 +305,22 @@ void thr_render_tick(thr_core *core, uint32_t t)
              * no release due, its pass playing): what event_gain and render_event do, without the
              * call and the tests that cannot change the result here: a gain of 0 adds 0 to every
              * sum, and tau + tick cannot wrap (a segment is at most 1 s: thr_envelope_us) */
-            uint32_t tau = ev->tau, a_us = ev->a_us;
-            uint32_t shape =
-                tau < a_us ? thr_ramp_inline(tau, a_us) : THR_Q15_ONE - thr_ramp_inline(tau - a_us, ev->d_us);
+            uint32_t tau = ev->tau, a_us = ev->a_us, shape;
+#if THR_RENDER_RAMP_RECIPROCAL
+            uint32_t x = tau, length = a_us;
+            unsigned segment = THR_AF_RECIP_ATTACK;
+            if (tau >= a_us) { /* one copy of the ramp's code for both segments: a decay falls */
+                x = tau - a_us;
+                length = ev->d_us;
+                segment = THR_AF_RECIP_DECAY;
+            }
+            shape = segment_ramp(ev, x, length, segment);
+            if (segment == THR_AF_RECIP_DECAY) shape = THR_Q15_ONE - shape;
+#else
+            /* a copy for each segment: where a division is an instruction, the faster (a Cortex-M4's
+             * 16 ramping events, 1,980 instructions a tick rather than 2,010) */
+            shape = tau < a_us ? thr_ramp_inline(tau, a_us) : THR_Q15_ONE - thr_ramp_inline(tau - a_us, ev->d_us);
+#endif
             if (m->sounding) (void)add_event(m, ev, shape);
             ev->tau = tau + tick;
         }

@@ -277,10 +277,50 @@ static void frac_to_eighth_ms(void)
     CHECK_EQ(wrong, 0);
 }
 
+/* thr_ramp_reciprocal (THR_RENDER_RAMP_RECIPROCAL) with the reciprocal and shift the renderer works
+ * out for a segment. */
+static uint32_t ramp_through_reciprocal(uint32_t x, uint32_t length)
+{
+    unsigned k = 0;
+    while (length >> k > 0x1FFFFu) k++;
+    return thr_ramp_reciprocal(x >> k, length >> k, 0xFFFFFFFFu / (length >> k));
+}
+
+/* It gives thr_ramp's quotient to the bit: every length it divides by unshifted at both ends and the
+ * middle, every x of a few, and random lengths up to 2^32 - 1 (a segment is at most 1 s, but the
+ * proof does not need that). */
+static void ramp_reciprocal(void)
+{
+    static const uint32_t every_x_of[] = { 1, 3, 1000, 0x10000, 0x1FFFF, 0x20000, 1000000 };
+    uint32_t length, x, i, differ = 0, seed = 7;
+    for (length = 1; length <= 0x1FFFFu; length++) {
+        differ += ramp_through_reciprocal(0, length) != thr_ramp(0, length);
+        differ += ramp_through_reciprocal(length / 2u, length) != thr_ramp(length / 2u, length);
+        differ += ramp_through_reciprocal(length - 1u, length) != thr_ramp(length - 1u, length);
+    }
+    for (i = 0; i < sizeof every_x_of / sizeof every_x_of[0]; i++)
+        for (x = 0; x < every_x_of[i]; x++)
+            differ += ramp_through_reciprocal(x, every_x_of[i]) != thr_ramp(x, every_x_of[i]);
+    for (i = 0; i < 1000000u; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        length = (seed >> (seed & 31u)) | 1u;
+        seed = seed * 1664525u + 1013904223u;
+        x = seed % length;
+        differ += ramp_through_reciprocal(x, length) != thr_ramp(x, length);
+    }
+    CHECK_EQ(differ, 0);
+    /* where the shift makes x equal to the length: full */
+    CHECK_EQ(thr_ramp(1000000, 1000001), 32768);
+    CHECK_EQ(ramp_through_reciprocal(1000000, 1000001), 32768);
+    CHECK_EQ(ramp_through_reciprocal(999999, 1000000), 32767); /* 124999 / 125000 */
+    CHECK_EQ(ramp_through_reciprocal(125, 1000), 4096);        /* the correction step: 4095 before it */
+}
+
 void render_tests(void)
 {
     run_test("conversions", conversions);
     run_test("frac to eighth ms", frac_to_eighth_ms);
+    run_test("ramp through a reciprocal", ramp_reciprocal);
     run_test("transient shape", transient_shape);
     run_test("envelope attack", envelope_attack);
     run_test("stop pause resume mute", stop_pause_resume_mute);

@@ -74,16 +74,21 @@
 #define THR_CHANNEL_PAN 0
 #endif
 #ifndef THR_RENDER_RAMPS_INLINE
-/* 1: the renderer works out an event in its attack or decay in its loop over the events, as it does
- * a steady one, rather than through the general per-event path (a call and the tests of every
- * case). The default: on where a division is an instruction (Cortex-M3/M4/M7, hosts); off on a
- * Cortex-M0+, where it would take 184 of the budget build's 284 free bytes for a smaller gain
- * (16 ramping events 5,453 -> 4,537 instructions a tick, still above issue 22's 3,500: the ramp's
- * software division is most of what is left). */
-#if defined(__arm__) && !defined(__ARM_FEATURE_IDIV)
-#define THR_RENDER_RAMPS_INLINE 0
-#else
+/* 1 (the default): the renderer works out an event in its attack or decay in its loop over the
+ * events, as it does a steady one, rather than through the general per-event path (a call and the
+ * tests of every case). 0: about 180 bytes less in the budget build, and on a Cortex-M0+ 16 ramping
+ * events cost about 5,450 instructions a tick rather than about 2,900 (issue 22's bound: 3,500). */
 #define THR_RENDER_RAMPS_INLINE 1
+#endif
+#ifndef THR_RENDER_RAMP_RECIPROCAL
+/* 1: the inline ramps divide by multiplying with the reciprocal of the segment's length, worked out
+ * once, at the segment's first tick (thr_ramp_reciprocal: the same quotient to the bit). The
+ * default: on where a division is not an instruction (Cortex-M0/M0+: a software division costs
+ * about a hundred); off where it is (Cortex-M3/M4/M7, hosts), which the multiplies would slow. */
+#if defined(__arm__) && !defined(__ARM_FEATURE_IDIV)
+#define THR_RENDER_RAMP_RECIPROCAL 1
+#else
+#define THR_RENDER_RAMP_RECIPROCAL 0
 #endif
 #endif
 #ifndef THR_TRACE_READ

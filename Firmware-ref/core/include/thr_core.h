@@ -159,8 +159,10 @@ typedef struct thr_active {
     uint8_t flags;
     uint8_t player, pass;
     uint8_t decay_raw, release_raw;
+    uint8_t ramp_shift;        /* THR_RENDER_RAMP_RECIPROCAL: the shift of the length rtau is for */
     uint32_t tau;              /* since the event's start */
-    uint32_t rtau;             /* since its release began */
+    uint32_t rtau;             /* since its release began; before it, THR_RENDER_RAMP_RECIPROCAL's
+                                * 0xFFFFFFFF / (shifted length) of the attack or decay (flags say which) */
     uint32_t end_ms;           /* pattern ms where the release begins (start + duration) */
     uint32_t a_us, d_us, r_us; /* segment lengths; AudioCustom: r_us = its length */
 #if THR_AUDIO_SAMPLES
