@@ -76,8 +76,9 @@
 #ifndef THR_RENDER_RAMPS_INLINE
 /* 1 (the default): the renderer works out an event in its attack or decay in its loop over the
  * events, as it does a steady one, rather than through the general per-event path (a call and the
- * tests of every case). 0: about 180 bytes less in the budget build, and on a Cortex-M0+ 16 ramping
- * events cost about 5,450 instructions a tick rather than about 2,900 (issue 22's bound: 3,500). */
+ * tests of every case). 0: 256 bytes less in the budget build (the reciprocal's code goes with it),
+ * and on a Cortex-M0+ 16 ramping events cost 5,453 instructions a tick rather than 3,370 (issue
+ * 22's bound: 3,500). */
 #define THR_RENDER_RAMPS_INLINE 1
 #endif
 #ifndef THR_RENDER_RAMP_RECIPROCAL
