@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "test_board.h"
+#include "thr_internal.h"
 
 #define CASES 400u
 
@@ -106,6 +107,26 @@ static void print_trace(void)
     board.trace_count = 0;
 }
 
+#if THR_RENDER_RAMPS_INLINE && THR_RENDER_RAMP_RECIPROCAL
+/* Events whose inline ramp is through a reciprocal, in their attack [0] and in their decay [1]: the
+ * flags only that branch sets (both are counted so that the comparison cannot pass because the
+ * branch is never taken; it is the one the inline division takes too). */
+static unsigned long inline_ramps[2];
+
+static void count_inline_ramps(const thr_core *core)
+{
+    unsigned i;
+    for (i = 0; i < core->active_count; i++) {
+        uint8_t flags = core->active[i].flags;
+        if (flags & THR_AF_RELEASING) continue; /* rtau is its release time again */
+        inline_ramps[0] += (flags & THR_AF_RECIP_ATTACK) != 0;
+        inline_ramps[1] += (flags & THR_AF_RECIP_DECAY) != 0;
+    }
+}
+#else
+#define count_inline_ramps(core) ((void)(core))
+#endif
+
 int main(void)
 {
     static uint8_t bytes[1100];
@@ -133,8 +154,14 @@ int main(void)
             }
             if (random_below(8) == 0u) thr_player_seek(core, 0, random_below(2000000), (ms + 250u) * 1000u);
             board_run_ms(&board, 500);
+            count_inline_ramps(core);
             print_trace();
         }
     }
+#if THR_RENDER_RAMPS_INLINE && THR_RENDER_RAMP_RECIPROCAL
+    fprintf(stderr, "inline ramps through a reciprocal, seen at 500 ms steps: %lu in an attack, %lu in a decay\n",
+            inline_ramps[0], inline_ramps[1]);
+    if (!inline_ramps[0] || !inline_ramps[1]) return 1;
+#endif
     return 0;
 }
