@@ -82,6 +82,13 @@ struct QEMUBoardTests {
         return hostNow + .seconds(lead)
     }
 
+    /// The engine's clock estimate in words, for a timing check's message: a board clock that runs off
+    /// shows in the drift, a delay on one direction of the line in the bound.
+    static func clockWords(_ engine: HapticEngine) async -> String {
+        guard let estimate = await engine.clockEstimate else { return "no clock estimate" }
+        return String(format: "clock drift %+.0f ppm, within %.2f ms", estimate.drift * 1e6, estimate.bound / 1000)
+    }
+
     /// The RTP level (signed, -127…127) the trace shows at `instant`: the last write seen before it.
     static func level(_ writes: [ActuatorTrace.RegisterWrite], at instant: ContinuousClock.Instant) -> Int {
         writes.last { $0.seen <= instant }?.signedValue ?? 0
@@ -138,6 +145,7 @@ struct QEMUBoardTests {
         #expect(await QEMUHarness.poll(.seconds(2)) { Self.level(trace.rtpWrites, at: .now) == 0 })
         let link = await engine.linkStatistics
         #expect(link.retransmissions == 0, "\(name): \(link)")
+        let clock = await Self.clockWords(engine)
         await engine.stop()
         let writes = trace.rtpWrites
 
@@ -145,7 +153,9 @@ struct QEMUBoardTests {
         if let first = expected.prefix(ticks).firstIndex(where: { $0 > 0.001 }) {
             let firstWrite = try #require(writes.first { $0.signedValue != 0 && $0.seen > start - .milliseconds(100) })
             let offset = Self.seconds(firstWrite.seen - start) - Double(first) / 1000
-            #expect(abs(offset) <= Self.timing, "\(name): first RTP write \(offset * 1000) ms from the timeline's")
+            #expect(
+                abs(offset) <= Self.timing, "\(name): first RTP write \(offset * 1000) ms from the timeline's; \(clock)"
+            )
         } else {
             #expect(writes.allSatisfy { $0.signedValue == 0 }, "\(name): silent, yet RTP writes")
         }
@@ -300,9 +310,10 @@ struct QEMUBoardTests {
             _ = await QEMUHarness.poll(.seconds(2)) { Self.level(trace.rtpWrites, at: .now) == 0 }
         }
         let link = await engine.linkStatistics
+        let clock = await Self.clockWords(engine)
         #expect(
             offsets.count == 3 && offsets.allSatisfy { abs($0) <= Self.timing },
-            "offsets \(offsets) s; retransmissions \(link.retransmissions), PONGs \(link.pongsReceived)")
+            "offsets \(offsets) s; retransmissions \(link.retransmissions), PONGs \(link.pongsReceived); \(clock)")
         await engine.stop()
     }
 
@@ -312,6 +323,7 @@ struct QEMUBoardTests {
         let player = try await engine.makePlayer(with: Self.hold(5))
         try await player.start(atTime: HapticEngine.timeImmediate)
         #expect(await QEMUHarness.poll(.seconds(3)) { Self.level(trace.rtpWrites, at: .now) > 0 })
+        let clock = await Self.clockWords(engine)
         line.setMuted(true)  // the host vanishes: nothing more reaches the board
         let silent = ContinuousClock.now
         // keep-alive 500 ms, fade 50 ms (the port's configuration), plus the trace's timing allowance
@@ -319,7 +331,7 @@ struct QEMUBoardTests {
         let faded = await QEMUHarness.poll(.seconds(3)) {
             trace.rtpWrites.contains { $0.seen > silent && $0.signedValue == 0 }
         }
-        #expect(faded)
+        #expect(faded, "no level 0 within 3 s of silence; before it, \(clock)")
         if let zero = trace.rtpWrites.first(where: { $0.seen > silent && $0.signedValue == 0 }) {
             let after = Self.seconds(zero.seen - silent)
             #expect(after <= limit, "level 0 after \(after) s of silence (limit \(limit) s)")
