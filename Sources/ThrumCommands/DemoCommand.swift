@@ -48,11 +48,14 @@ struct DemoCommand: AsyncParsableCommand {
         let played = try await withEngine(device: "sim") { engine in
             let player = try await engine.makePlayer(with: pattern)
             let events = engine.events
-            let started = await engine.currentTime
+            // Wall-clock time, not the engine's: its clock estimate may be refitted between the two
+            // readings (by a few milliseconds right after the handshake), and the end reads early.
+            let started = ContinuousClock.now
             try await player.start(atTime: HapticEngine.timeImmediate)
             try await PlayCommand.waitForEnd(of: player, events: events, within: pattern.duration + 5)
             let board = await engine.capabilities?.boardName ?? "the simulator"
-            return (board, await engine.currentTime - started)
+            let (seconds, attoseconds) = (ContinuousClock.now - started).components
+            return (board, Double(seconds) + Double(attoseconds) / 1e18)
         }
         Console.current.line(
             String(format: "  played       on %@ over the wire protocol, ended after %.3f s", played.0, played.1))
