@@ -54,8 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
             try await player.start(atTime: HapticEngine.timeImmediate)
             try await PlayCommand.waitForEnd(of: player, events: events, within: pattern.duration + 5)
             let board = await engine.capabilities?.boardName ?? "the simulator"
-            let (seconds, attoseconds) = (ContinuousClock.now - started).components
-            return (board, Double(seconds) + Double(attoseconds) / 1e18)
+            return (board, (ContinuousClock.now - started).secondsDouble)
         }
         Console.current.line(
             String(format: "  played       on %@ over the wire protocol, ended after %.3f s", played.0, played.1))
