@@ -36,17 +36,23 @@ uint32_t tick_now_us(void)
 }
 
 /* The next millisecond boundary ahead of now: a compare behind the count would fire only after the
- * count wraps (71 minutes), so a late interrupt skips the boundaries it missed. The compare is set
- * at least one count ahead of the capture, so it cannot pass unseen while it is written. */
+ * count wraps (71 minutes), so a late interrupt skips the boundaries it missed. The count is read
+ * again once the compare is written: if it reached the compare first (the CPU was held between the
+ * capture and the write: by a higher-priority interrupt on the chip, by the host descheduling QEMU's
+ * CPU, which runs on the host's clock), the compare goes to the boundary after, so the wake-up is
+ * never lost. Under QEMU it once was: the board then ticked only when a received byte woke it. */
 void TIMER0_IRQHandler(void);
 void TIMER0_IRQHandler(void)
 {
     uint32_t next = TIMER_CC(TIMER0_BASE, CC_TICK), now;
     TIMER_EVENTS_COMPARE(TIMER0_BASE, CC_TICK) = 0;
     now = capture(CC_INTERRUPT);
-    do next += TICK_US;
-    while ((int32_t)(next - now) <= 1);
-    TIMER_CC(TIMER0_BASE, CC_TICK) = next;
+    do {
+        do next += TICK_US;
+        while ((int32_t)(next - now) <= 1);
+        TIMER_CC(TIMER0_BASE, CC_TICK) = next;
+        now = capture(CC_INTERRUPT); /* after the write: the capture task follows it on the bus */
+    } while ((int32_t)(next - now) <= 0);
     /* an event clears when 0 is written (RM §10.1.4); the read makes that write land before the
      * return, so the interrupt does not fire again for the same event */
     (void)TIMER_EVENTS_COMPARE(TIMER0_BASE, CC_TICK);

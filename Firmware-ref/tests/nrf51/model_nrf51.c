@@ -233,6 +233,8 @@ static void on_write(uint32_t address, uint32_t value, uint32_t before)
         set(address, 0);
         set(TIMER_CC(TIMER0_BASE, (address - TIMER_TASKS_CAPTURE(TIMER0_BASE, 0u)) / 4u),
             (uint32_t)(nrf51.now_ns / 1000u));
+        nrf51.now_ns += nrf51.stall_after_capture_ns; /* the CPU held before its next access */
+        nrf51.stall_after_capture_ns = 0;
     } else if (address == WDT_TASKS_START) {
         set(address, 0);
         if (!nrf51.wdt_running) {

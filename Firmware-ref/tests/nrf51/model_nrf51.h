@@ -49,6 +49,9 @@ typedef struct nrf51_model {
     uint32_t task_while_disabled; /* a TWI task while ENABLE was not 5 */
     uint32_t pins_after_enable;   /* PSEL/PIN_CNF of SCL or SDA changed while the TWI was enabled */
 
+    /* TIMER0 */
+    uint64_t stall_after_capture_ns; /* the next capture's caller is then held this long (once) */
+
     /* WDT */
     int wdt_running, wdt_fired;
     uint64_t wdt_reload_ns; /* the counter was (re)loaded then */

@@ -7,7 +7,8 @@
  *             within the stated bound, the peripheral power-cycled, then transfers work again
  *   watchdog: 1 s on the 32.768 kHz clock, RR[0] only, running in sleep; kicks hold it off, silence
  *             fires it; started once (its configuration is never written while it runs)
- *   tick:     a late TIMER0 interrupt sets the compare to the next millisecond boundary ahead */
+ *   tick:     a late TIMER0 interrupt sets the compare to the next millisecond boundary ahead; so does
+ *             one held between its capture and its compare write until the count passed the compare */
 #include <string.h>
 
 #include "model_nrf51.h"
@@ -193,6 +194,22 @@ static void tick_late_interrupt(void)
     CHECK_EQ(PEEK(TIMER_CC(TIMER0_BASE, 0u)), 5000u);
 }
 
+/* The CPU held 1.5 ms right after the interrupt's capture (under QEMU, the host descheduling its CPU):
+ * the boundary it computed is behind the count by the time the compare is written. */
+static void tick_held_before_the_compare_write(void)
+{
+    uint32_t compare, now;
+    boot();
+    nrf51_model_advance(1000000u); /* on time, at the first boundary */
+    nrf51.stall_after_capture_ns = 1500000u;
+    TIMER0_IRQHandler();
+    nrf51_model_sync();
+    compare = PEEK(TIMER_CC(TIMER0_BASE, 0u));
+    now = (uint32_t)(nrf51.now_ns / 1000u);
+    CHECK((int32_t)(compare - now) > 0); /* ahead of the count: the next interrupt comes */
+    CHECK_EQ(compare, 3000u);            /* the boundary after the 2.5 ms the count had reached */
+}
+
 int main(void)
 {
     run_test("twi_write", twi_write);
@@ -203,6 +220,7 @@ int main(void)
     run_test("twi_other_bus", twi_other_bus);
     run_test("watchdog_runs", watchdog_runs);
     run_test("tick_late_interrupt", tick_late_interrupt);
+    run_test("tick_held_before_the_compare_write", tick_held_before_the_compare_write);
     printf("nrf51 port: %d tests, %d checks, %d failures\n", tests_run, test_checks, test_failures);
     return test_failures ? 1 : 0;
 }
