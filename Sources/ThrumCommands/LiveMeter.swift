@@ -1,5 +1,6 @@
 import Foundation
 import ThrumModel
+import ThrumWire
 
 /// A one-line meter of what a playing pattern feels like now (the reference renderer at the
 /// pattern's elapsed time, scaled by the playback rate), redrawn on stderr while it plays. Drawn
@@ -35,8 +36,4 @@ struct LiveMeter: Sendable {
             format: "intensity %@ %.2f  sharpness %@ %.2f  %6.2f s", bar(intensity), intensity, bar(sharpness),
             sharpness, elapsed)
     }
-}
-
-private extension Duration {
-    var secondsDouble: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

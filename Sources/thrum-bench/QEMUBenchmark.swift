@@ -111,15 +111,7 @@ struct QEMUBench {
 
     /// The Cortex-M0+ bench image (`make QEMU=1 BENCH=1 MCU=m0plus`).
     static func m0plusBenchImage() async throws -> URL {
-        guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
-        let folder = repository.appendingPathComponent(QEMUPort.stm32f4.portPath)
-        let result = try await Subprocess.run(
-            .name("make"), arguments: ["--no-print-directory", "-C", folder.path, "QEMU=1", "BENCH=1", "MCU=m0plus"],
-            output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
-        guard result.terminationStatus.isSuccess else {
-            throw QEMUBoardError("make (Cortex-M0+ bench image) failed: \(result.standardError)")
-        }
-        return folder.appendingPathComponent("build/thrum-qemu-bench-m0plus.elf")
+        try await made(.stm32f4, ["QEMU=1", "BENCH=1", "MCU=m0plus"], "build/thrum-qemu-bench-m0plus.elf")
     }
 
     static func field(_ line: Substring, _ name: String) -> Double? {
@@ -148,13 +140,19 @@ struct QEMUBench {
 
     /// The port's board image (not the QEMU one), brought up to date with a plain `make` in its folder.
     static func boardImage(_ port: QEMUPort, _ path: String) async throws -> URL {
+        try await made(port, [], path)
+    }
+
+    /// `path` in the port's folder, once `make` with `variables` there has brought it up to date.
+    static func made(_ port: QEMUPort, _ variables: [String], _ path: String) async throws -> URL {
         guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
         let folder = repository.appendingPathComponent(port.portPath)
         let result = try await Subprocess.run(
-            .name("make"), arguments: ["--no-print-directory", "-C", folder.path],
+            .name("make"), arguments: Arguments(["--no-print-directory", "-C", folder.path] + variables),
             output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
         guard result.terminationStatus.isSuccess else {
-            throw QEMUBoardError("make (the \(port) board image) failed: \(result.standardError)")
+            let make = (["make"] + variables).joined(separator: " ")
+            throw QEMUBoardError("\(make) in \(port.portPath) failed: \(result.standardError)")
         }
         return folder.appendingPathComponent(path)
     }
