@@ -80,9 +80,12 @@ public enum QEMUFirmware {
         _ port: QEMUPort = .stm32f4, bench: Bool = false, channels: Channels = .single,
         repository: URL? = QEMUFirmware.repository
     ) -> URL? {
-        let path = port.imagePath(bench: bench)
-        return repository?.appendingPathComponent(
-            port.portPath + "/" + path.dropLast(".elf".count) + channels.suffix + ".elf")
+        repository?.appendingPathComponent(port.portPath + "/" + imagePath(port, bench: bench, channels: channels))
+    }
+
+    /// The image's path in the port's folder.
+    static func imagePath(_ port: QEMUPort, bench: Bool, channels: Channels) -> String {
+        port.imagePath(bench: bench).dropLast(".elf".count) + channels.suffix + ".elf"
     }
 
     /// The image, brought up to date with `make -C PORT QEMU=1 [BENCH=1]` and the channels' make
@@ -102,17 +105,26 @@ public enum QEMUFirmware {
             throw QEMUBoardError("no firmware image at \(image.path), and \(QEMUTools.missingCompilerAdvice)")
         }
         let variables = ["QEMU=1", "BENCH=\(bench ? 1 : 0)"] + channels.makeArguments
+        return try await make(port, variables + [target], image: imagePath(port, bench: bench, channels: channels))
+    }
+
+    /// `image` (a path in the port's folder), once `make ARGUMENTS` there has brought it up to date (a
+    /// no-op when nothing changed). The error gives make's output.
+    public static func make(_ port: QEMUPort, _ arguments: [String], image: String) async throws -> URL {
+        guard let repository else {
+            throw QEMUBoardError("cannot find \(port.portPath) (run from the Thrum checkout)")
+        }
+        let folder = repository.appendingPathComponent(port.portPath)
+        let built = folder.appendingPathComponent(image)
         let result = try await Subprocess.run(
-            .name("make"),
-            arguments: Arguments(
-                ["--no-print-directory", "-C", repository.appendingPathComponent(portPath).path] + variables + [target]),
+            .name("make"), arguments: Arguments(["--no-print-directory", "-C", folder.path] + arguments),
             output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
-        guard result.terminationStatus.isSuccess, FileManager.default.fileExists(atPath: image.path) else {
+        guard result.terminationStatus.isSuccess, FileManager.default.fileExists(atPath: built.path) else {
             throw QEMUBoardError(
-                "make \(variables.joined(separator: " ")) failed (\(result.terminationStatus)): "
+                "make \(arguments.joined(separator: " ")) in \(port.portPath) failed (\(result.terminationStatus)): "
                     + result.standardError + result.standardOutput)
         }
-        return image
+        return built
     }
 
     /// `arm-none-eabi-size -A` of an image: flash (vectors, text, exidx, data, ramfunc) and static RAM

@@ -52,7 +52,7 @@ struct MicrobitBench {
     /// The board image (`make`) and the QEMU image: flash against the 192 KB below the slot region,
     /// static RAM against 16 KB less the 2 KB stack.
     func imageSizes() async throws -> [Metric] {
-        let board = try await QEMUFirmware.size(of: QEMUBench.boardImage(.microbit, "build/thrum-microbit.elf"))
+        let board = try await QEMUFirmware.size(of: QEMUFirmware.make(.microbit, [], image: "build/thrum-microbit.elf"))
         let qemu = try await QEMUFirmware.size(of: QEMUFirmware.ensureImage(.microbit))
         return [
             Metric(

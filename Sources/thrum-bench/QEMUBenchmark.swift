@@ -111,7 +111,8 @@ struct QEMUBench {
 
     /// The Cortex-M0+ bench image (`make QEMU=1 BENCH=1 MCU=m0plus`).
     static func m0plusBenchImage() async throws -> URL {
-        try await made(.stm32f4, ["QEMU=1", "BENCH=1", "MCU=m0plus"], "build/thrum-qemu-bench-m0plus.elf")
+        try await QEMUFirmware.make(
+            .stm32f4, ["QEMU=1", "BENCH=1", "MCU=m0plus"], image: "build/thrum-qemu-bench-m0plus.elf")
     }
 
     static func field(_ line: Substring, _ name: String) -> Double? {
@@ -134,27 +135,9 @@ struct QEMUBench {
         ]
     }
 
+    /// The Nucleo board image, brought up to date with a plain `make` in the port's folder.
     static func nucleoImage() async throws -> URL {
-        try await boardImage(.stm32f4, "build/thrum-nucleo-f401re.elf")
-    }
-
-    /// The port's board image (not the QEMU one), brought up to date with a plain `make` in its folder.
-    static func boardImage(_ port: QEMUPort, _ path: String) async throws -> URL {
-        try await made(port, [], path)
-    }
-
-    /// `path` in the port's folder, once `make` with `variables` there has brought it up to date.
-    static func made(_ port: QEMUPort, _ variables: [String], _ path: String) async throws -> URL {
-        guard let repository = QEMUFirmware.repository else { throw QEMUBoardError("no checkout") }
-        let folder = repository.appendingPathComponent(port.portPath)
-        let result = try await Subprocess.run(
-            .name("make"), arguments: Arguments(["--no-print-directory", "-C", folder.path] + variables),
-            output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
-        guard result.terminationStatus.isSuccess else {
-            let make = (["make"] + variables).joined(separator: " ")
-            throw QEMUBoardError("\(make) in \(port.portPath) failed: \(result.standardError)")
-        }
-        return folder.appendingPathComponent(path)
+        try await QEMUFirmware.make(.stm32f4, [], image: "build/thrum-nucleo-f401re.elf")
     }
 
     /// 9 s of back-to-back 1 ms buzzes (about 35 KB of timeline against the board's 32 KB).

@@ -18,7 +18,7 @@ struct PlayWallClockTests {
         let done = lines.filter { $0.contains(": done in ") }
         #expect(done.count == 2)
         // nom-nom lasts 0.6 s: the command returns when the board says it ended, not before, and
-        // not long after (a late end would mean it waited on a timeout instead).
+        // not long after.
         let seconds = done.last.flatMap { Double($0.split(separator: " ").dropLast().last ?? "") } ?? 0
         #expect(seconds >= 0.6 && seconds < 2, "\(done)")
     }
